@@ -1,0 +1,483 @@
+//! The one error shape of the HTTP API, `{"error":{"code","message","details"}}`, and the one
+//! mapping from a gRPC status to it.
+//!
+//! Handlers return [`ApiError`]; a service's `tonic::Status` converts with `?`. Errors produced
+//! by layers (404, 405, 413, 504) are rewritten into the same shape by
+//! [`crate::layers`], so a client parses every error the same way.
+
+use std::borrow::Cow;
+
+use axum::Json;
+use axum::response::{IntoResponse, Response};
+use http::StatusCode;
+use serde::{Deserialize, Serialize};
+use tonic::Code;
+use utoipa::ToSchema;
+
+/// The gRPC metadata key by which a service gives a precise error code (`invalid_format`)
+/// instead of the generic one derived from the gRPC code (`invalid_argument`).
+pub const ERROR_CODE_METADATA_KEY: &str = "x-turnier-error-code";
+
+/// An error answered to an HTTP client.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    status: StatusCode,
+    /// A lower_snake_case code a program can match on.
+    code: Cow<'static, str>,
+    /// A sentence for a human; never a server's internals.
+    message: String,
+    /// Structured facts about the error (which field, which limit), when there are any.
+    details: Option<serde_json::Value>,
+}
+
+/// The JSON body of every error response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"error": {"code": "not_found", "message": "no route for `GET /nope`", "details": null}}))]
+pub struct ErrorBody {
+    /// What went wrong.
+    pub error: ErrorObject,
+}
+
+/// What went wrong, inside `ErrorBody`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ErrorObject {
+    /// A stable lower_snake_case code: the gRPC code's name (`invalid_argument`,
+    /// `not_found`, …) or a more precise one given by the service (`invalid_format`).
+    pub code: String,
+    /// A human-readable description. Server errors carry a generic message.
+    pub message: String,
+    /// Structured details (an object) or `null`; always present.
+    #[schema(value_type = Option<Object>, required = true)]
+    pub details: Option<serde_json::Value>,
+}
+
+impl ApiError {
+    /// Returns an error with `status`, a lower_snake_case `code` and a `message`.
+    pub fn new(
+        status: StatusCode,
+        code: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            status,
+            code: code.into(),
+            message: message.into(),
+            details: None,
+        }
+    }
+
+    /// Attaches structured details (a JSON object).
+    #[must_use]
+    pub fn with_details(mut self, details: serde_json::Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// Returns a 404 `not_found` error.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// Returns a 400 `invalid_argument` error.
+    pub fn invalid_argument(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_argument", message)
+    }
+
+    /// Returns a 413 `payload_too_large` error for a body over `limit_bytes`.
+    pub fn payload_too_large(limit_bytes: usize) -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("the request body is larger than the limit of {limit_bytes} bytes"),
+        )
+        .with_details(serde_json::json!({ "limit_bytes": limit_bytes }))
+    }
+
+    /// Returns a 504 `deadline_exceeded` error.
+    pub fn deadline_exceeded() -> Self {
+        Self::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "deadline_exceeded",
+            "the request took too long",
+        )
+    }
+
+    /// Returns a 500 `internal` error with a generic message; log the cause before calling.
+    pub fn internal() -> Self {
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "internal error",
+        )
+    }
+
+    /// Returns the error for a bare error `status` produced outside our handlers (by a layer or
+    /// by axum itself), keeping `text`, the original plain-text body, as the message of a
+    /// client error. Server errors never carry their original text.
+    pub fn from_http_status(status: StatusCode, text: Option<&str>) -> Self {
+        let code = code_for_http_status(status);
+        let text = text.map(str::trim).filter(|text| !text.is_empty());
+        let message = match text {
+            Some(text) if status.is_client_error() => text.to_owned(),
+            _ => status
+                .canonical_reason()
+                .map_or_else(|| "error".to_owned(), str::to_lowercase),
+        };
+        Self::new(status, code, message)
+    }
+
+    /// Returns the HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// Returns the lower_snake_case code.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// Returns the human-readable message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Returns the structured details, if any.
+    pub fn details(&self) -> Option<&serde_json::Value> {
+        self.details.as_ref()
+    }
+
+    /// Returns the JSON body.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: ErrorObject {
+                code: self.code.clone().into_owned(),
+                message: self.message.clone(),
+                details: self.details.clone(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.code,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body())).into_response()
+    }
+}
+
+/// Returns the HTTP status that answers a gRPC status `code`.
+///
+/// Written without a catch-all arm so that a new code makes us choose. Decisions beyond the
+/// obvious ones:
+/// - `FailedPrecondition` → 409, not the 400 of Google's API design guide: the request was
+///   well-formed but the resource's state forbids it (registration closed, round already
+///   paired), which is what 409 Conflict means; 400 stays "fix your input". The code string
+///   (`failed_precondition`) still tells it apart from `already_exists` and `aborted`.
+/// - `Cancelled` → 499 (nginx's "client closed request", as grpc-gateway does): the caller
+///   went away, so the status is only ever seen in logs and metrics, where it must not count
+///   as a server error.
+/// - `ResourceExhausted` → 429. A body over the size limit is 413, but that comes from the
+///   body limit layer, not from a service.
+/// - `Ok` → 500: a status that says "ok" never reaches an error path unless a server is wrong.
+pub fn http_status(code: Code) -> StatusCode {
+    match code {
+        Code::InvalidArgument | Code::OutOfRange => StatusCode::BAD_REQUEST,
+        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        Code::PermissionDenied => StatusCode::FORBIDDEN,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::AlreadyExists | Code::Aborted | Code::FailedPrecondition => StatusCode::CONFLICT,
+        Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
+        Code::Cancelled => client_closed_request(),
+        Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        Code::Unimplemented => StatusCode::NOT_IMPLEMENTED,
+        Code::Ok | Code::Unknown | Code::Internal | Code::DataLoss => {
+            StatusCode::INTERNAL_SERVER_ERROR
+        }
+    }
+}
+
+/// Returns the gRPC code's name in lower snake case: the default error code string.
+pub fn grpc_code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "ok",
+        Code::Cancelled => "cancelled",
+        Code::Unknown => "unknown",
+        Code::InvalidArgument => "invalid_argument",
+        Code::DeadlineExceeded => "deadline_exceeded",
+        Code::NotFound => "not_found",
+        Code::AlreadyExists => "already_exists",
+        Code::PermissionDenied => "permission_denied",
+        Code::ResourceExhausted => "resource_exhausted",
+        Code::FailedPrecondition => "failed_precondition",
+        Code::Aborted => "aborted",
+        Code::OutOfRange => "out_of_range",
+        Code::Unimplemented => "unimplemented",
+        Code::Internal => "internal",
+        Code::Unavailable => "unavailable",
+        Code::DataLoss => "data_loss",
+        Code::Unauthenticated => "unauthenticated",
+    }
+}
+
+/// 499 Client Closed Request (nginx), which `http` has no constant for.
+fn client_closed_request() -> StatusCode {
+    StatusCode::from_u16(499).expect("499 is within 100..=999")
+}
+
+impl From<tonic::Status> for ApiError {
+    /// Converts a service's error.
+    ///
+    /// A client error (4xx) keeps the service's message, its precise code from the
+    /// [`ERROR_CODE_METADATA_KEY`] metadata when that is lower_snake_case, and its `details()`
+    /// bytes when they are a JSON object. A server error (5xx) keeps none of these: the caller
+    /// gets a generic message and the cause is logged in the request's span.
+    fn from(status: tonic::Status) -> Self {
+        let http = http_status(status.code());
+        let default_code = grpc_code_name(status.code());
+        if http.is_server_error() {
+            tracing::error!(
+                grpc.code = default_code,
+                grpc.message = %status.message(),
+                "a service call failed"
+            );
+            let message = match status.code() {
+                Code::DeadlineExceeded => "the request took too long",
+                Code::Unavailable => "a service is unavailable, try again later",
+                Code::Unimplemented => "not implemented",
+                _ => "internal error",
+            };
+            let code = match status.code() {
+                // Which kind of internal failure it was is not the caller's business.
+                Code::Ok | Code::Unknown | Code::DataLoss => "internal",
+                _ => default_code,
+            };
+            return Self::new(http, code, message);
+        }
+        let code: Cow<'static, str> = status
+            .metadata()
+            .get(ERROR_CODE_METADATA_KEY)
+            .and_then(|value| value.to_str().ok())
+            .filter(|code| is_lower_snake_case(code))
+            .map_or(Cow::Borrowed(default_code), |code| {
+                Cow::Owned(code.to_owned())
+            });
+        let details = serde_json::from_slice::<serde_json::Value>(status.details())
+            .ok()
+            .filter(serde_json::Value::is_object);
+        Self {
+            status: http,
+            code,
+            message: status.message().to_owned(),
+            details,
+        }
+    }
+}
+
+/// Returns whether `code` is `lower_snake_case`: a lowercase letter, then lowercase letters,
+/// digits and single underscores, not ending in one.
+fn is_lower_snake_case(code: &str) -> bool {
+    code.len() <= 64
+        && code.starts_with(|c: char| c.is_ascii_lowercase())
+        && !code.ends_with('_')
+        && !code.contains("__")
+        && code
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Returns the error code for an HTTP status produced outside our handlers: the gRPC code name
+/// where one corresponds, so `code` means the same whichever side produced the error.
+fn code_for_http_status(status: StatusCode) -> Cow<'static, str> {
+    let code = match status.as_u16() {
+        400 | 422 => "invalid_argument",
+        401 => "unauthenticated",
+        403 => "permission_denied",
+        404 => "not_found",
+        413 => "payload_too_large",
+        429 => "resource_exhausted",
+        499 => "cancelled",
+        500 => "internal",
+        501 => "unimplemented",
+        503 => "unavailable",
+        504 => "deadline_exceeded",
+        _ => {
+            // "Method Not Allowed" → "method_not_allowed".
+            let reason = status.canonical_reason().unwrap_or("http error");
+            let snake: String = reason
+                .chars()
+                .filter_map(|c| match c {
+                    ' ' | '-' => Some('_'),
+                    c if c.is_ascii_alphanumeric() => Some(c.to_ascii_lowercase()),
+                    _ => None,
+                })
+                .collect();
+            return Cow::Owned(snake);
+        }
+    };
+    Cow::Borrowed(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_grpc_code_maps_to_its_http_status() {
+        let table = [
+            (Code::Ok, 500),
+            (Code::Cancelled, 499),
+            (Code::Unknown, 500),
+            (Code::InvalidArgument, 400),
+            (Code::DeadlineExceeded, 504),
+            (Code::NotFound, 404),
+            (Code::AlreadyExists, 409),
+            (Code::PermissionDenied, 403),
+            (Code::ResourceExhausted, 429),
+            (Code::FailedPrecondition, 409),
+            (Code::Aborted, 409),
+            (Code::OutOfRange, 400),
+            (Code::Unimplemented, 501),
+            (Code::Internal, 500),
+            (Code::Unavailable, 503),
+            (Code::DataLoss, 500),
+            (Code::Unauthenticated, 401),
+        ];
+        // tonic's codes are the integers 0..=16: the table covers every one of them.
+        assert_eq!(table.len(), 17);
+        for (i, (code, http)) in table.into_iter().enumerate() {
+            assert_eq!(code, Code::from_i32(i32::try_from(i).expect("small")));
+            assert_eq!(http_status(code).as_u16(), http, "{code:?}");
+        }
+    }
+
+    #[test]
+    fn grpc_code_names_are_lower_snake_case() {
+        for i in 0..=16 {
+            let name = grpc_code_name(Code::from_i32(i));
+            assert!(is_lower_snake_case(name), "{name}");
+        }
+        assert_eq!(grpc_code_name(Code::InvalidArgument), "invalid_argument");
+    }
+
+    #[test]
+    fn a_client_error_keeps_the_message_and_defaults_the_code_to_the_grpc_name() {
+        let error = ApiError::from(tonic::Status::invalid_argument("deck code is empty"));
+        assert_eq!(error.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(error.code(), "invalid_argument");
+        assert_eq!(error.message(), "deck code is empty");
+        assert_eq!(error.details(), None);
+    }
+
+    #[test]
+    fn a_client_error_takes_the_precise_code_and_json_details_from_the_service() {
+        let mut status = tonic::Status::with_details(
+            Code::InvalidArgument,
+            "deck code is not base32",
+            br#"{"position": 7}"#.to_vec().into(),
+        );
+        status.metadata_mut().insert(
+            ERROR_CODE_METADATA_KEY,
+            "invalid_format".parse().expect("ascii"),
+        );
+        let error = ApiError::from(status);
+        assert_eq!(error.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(error.code(), "invalid_format");
+        assert_eq!(error.details(), Some(&serde_json::json!({"position": 7})));
+        assert_eq!(
+            serde_json::to_value(error.body()).expect("serialisable"),
+            serde_json::json!({"error": {
+                "code": "invalid_format",
+                "message": "deck code is not base32",
+                "details": {"position": 7},
+            }})
+        );
+    }
+
+    #[test]
+    fn details_that_are_not_a_json_object_are_dropped() {
+        for bytes in [&b"\x08\x01binary protobuf"[..], b"[1, 2]", b""] {
+            let status =
+                tonic::Status::with_details(Code::NotFound, "no such card", bytes.to_vec().into());
+            assert_eq!(ApiError::from(status).details(), None);
+        }
+    }
+
+    #[test]
+    fn a_malformed_precise_code_falls_back_to_the_grpc_name() {
+        for bad in ["Invalid-Format", "_x", "x__y", "x_", "9lives"] {
+            let mut status = tonic::Status::not_found("no such deck");
+            status
+                .metadata_mut()
+                .insert(ERROR_CODE_METADATA_KEY, bad.parse().expect("ascii"));
+            assert_eq!(ApiError::from(status).code(), "not_found", "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_server_error_never_leaks_the_message_code_or_details() {
+        let mut status = tonic::Status::with_details(
+            Code::Internal,
+            "connection to postgres://admin:secret@db failed",
+            br#"{"query": "SELECT secret"}"#.to_vec().into(),
+        );
+        status
+            .metadata_mut()
+            .insert(ERROR_CODE_METADATA_KEY, "db_down".parse().expect("ascii"));
+        let error = ApiError::from(status);
+        assert_eq!(error.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(error.code(), "internal");
+        assert_eq!(error.message(), "internal error");
+        assert_eq!(error.details(), None);
+
+        let error = ApiError::from(tonic::Status::data_loss("page 7 of table cards is corrupt"));
+        assert_eq!(
+            (error.code(), error.message()),
+            ("internal", "internal error")
+        );
+
+        let error = ApiError::from(tonic::Status::unavailable(
+            "tcp connect error 10.0.0.7:50052",
+        ));
+        assert_eq!(error.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(error.code(), "unavailable");
+        assert!(!error.message().contains("10.0.0.7"));
+    }
+
+    #[test]
+    fn layer_statuses_get_grpc_style_codes() {
+        let cases = [
+            (StatusCode::NOT_FOUND, "not_found"),
+            (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            (StatusCode::GATEWAY_TIMEOUT, "deadline_exceeded"),
+            (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
+            (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid_argument"),
+        ];
+        for (status, code) in cases {
+            assert_eq!(ApiError::from_http_status(status, None).code(), code);
+        }
+    }
+
+    #[test]
+    fn a_layer_client_error_keeps_its_text_but_a_server_error_does_not() {
+        let error = ApiError::from_http_status(StatusCode::BAD_REQUEST, Some("missing field `x`"));
+        assert_eq!(error.message(), "missing field `x`");
+        let error = ApiError::from_http_status(StatusCode::BAD_GATEWAY, Some("upstream 10.0.0.1"));
+        assert_eq!(error.message(), "bad gateway");
+        assert_eq!(error.code(), "bad_gateway");
+    }
+}

@@ -1,0 +1,102 @@
+//! The HTTP/JSON front door of Turnier, for the web frontend: an axum router over gRPC clients
+//! of the services, with OpenAPI, probes and metrics.
+//!
+//! The gateway holds no business rules. It converts JSON to a service's request and back, and
+//! maps a service's `tonic::Status` to one JSON error shape ([`ApiError`]). Channels to the
+//! services connect lazily, so the gateway can start before them; `/readyz` says when they
+//! are all serving.
+//!
+//! The `turnier` binary calls [`serve`]; tests call [`router`] with [`tower::ServiceExt::oneshot`]
+//! or [`serve`] on a listener bound to `127.0.0.1:0`.
+
+pub mod api;
+mod api_error;
+pub mod config;
+mod error;
+pub mod health;
+pub mod layers;
+pub mod openapi;
+mod scrape;
+mod state;
+pub mod upstream;
+
+use std::future::Future;
+
+use axum::Router;
+use axum::routing::get;
+use http::header::CONTENT_TYPE;
+use http::{Method, Uri};
+
+pub use api_error::{
+    ApiError, ERROR_CODE_METADATA_KEY, ErrorBody, ErrorObject, grpc_code_name, http_status,
+};
+pub use config::{ConfigError, CorsOrigins, GatewayConfig};
+pub use error::Error;
+pub use openapi::openapi;
+pub use state::AppState;
+
+/// Builds the gateway's router: every route, the JSON 404 fallback, and the layers of
+/// [`layers::apply`] around all of them.
+pub fn router(state: AppState) -> Router {
+    let spec = openapi::openapi_json();
+    let routes = Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(scrape::metrics))
+        .route(
+            openapi::OPENAPI_PATH,
+            get(move || async move { ([(CONTENT_TYPE, "application/json")], spec) }),
+        )
+        .merge(api::routes())
+        .fallback(no_route);
+    // Layers go on last: they wrap only the routes that exist when they are applied.
+    layers::apply(routes, state.config()).with_state(state)
+}
+
+/// Answers a path (or a path under `/api/v1`) that no route serves.
+async fn no_route(method: Method, uri: Uri) -> ApiError {
+    ApiError::not_found(format!("no route for `{method} {}`", uri.path()))
+}
+
+/// Serves the gateway on `listener` until `shutdown` resolves, then shuts down gracefully: it
+/// stops accepting connections, answers `/healthz` with 503 on the ones still open, and
+/// returns once every in-flight request has been answered.
+///
+/// Must run inside a Tokio runtime. Fails at once when a service URL cannot be dialled, and
+/// later only when the listener fails.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: GatewayConfig,
+    metrics: kit::metrics::Metrics,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), Error> {
+    let state = AppState::new(config, metrics)?;
+    let config = state.config();
+    let services: Vec<String> = config
+        .services
+        .iter()
+        .map(|(service, url)| format!("{service}={url}"))
+        .collect();
+    // Logged once, resolved: what the gateway actually runs with (no secrets in here).
+    tracing::info!(
+        address = ?listener.local_addr().ok(),
+        services = ?services,
+        cors_origins = ?config.cors_origins,
+        body_limit_bytes = config.body_limit_bytes,
+        request_timeout = ?config.request_timeout,
+        readiness_timeout = ?config.readiness_timeout,
+        "gateway listening"
+    );
+    let app = router(state.clone());
+    let shutdown = async move {
+        shutdown.await;
+        state.begin_shutdown();
+        tracing::info!("gateway shutting down: no new connections, draining requests in flight");
+    };
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+        .map_err(Error::Serve)?;
+    tracing::info!("gateway stopped");
+    Ok(())
+}

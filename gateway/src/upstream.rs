@@ -1,0 +1,88 @@
+//! The gRPC channels from the gateway to the services.
+//!
+//! Channels connect lazily: the gateway starts (and answers `/healthz`) before the services
+//! are up, and a service that restarts is redialled on the next call. Which RPCs the API
+//! makes over them is up to the route modules; readiness is in [`crate::health`].
+
+use kit::services::Service;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::config::GatewayConfig;
+
+/// How long dialling a service may take before the call fails with `Unavailable`.
+///
+/// Separate from the request timeout so that an unreachable service fails fast (and
+/// `/readyz` reports it as unreachable) rather than holding the request until its deadline.
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A channel whose every call carries the caller's trace context.
+pub type TracedChannel = InterceptedService<Channel, TraceInterceptor>;
+
+/// The interceptor that writes the current span's W3C trace context into outgoing metadata.
+pub type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
+
+/// One lazily connected channel per configured service.
+#[derive(Debug, Clone)]
+pub struct Upstreams {
+    channels: Vec<(Service, Channel)>,
+}
+
+/// A configured service URL that tonic cannot dial.
+#[derive(Debug, thiserror::Error)]
+#[error("{service}: cannot use `{url}` as a gRPC address")]
+pub struct UpstreamError {
+    /// The service whose URL is bad.
+    pub service: Service,
+    /// The URL as configured.
+    pub url: String,
+    /// Why tonic rejected it.
+    #[source]
+    pub source: tonic::transport::Error,
+}
+
+impl Upstreams {
+    /// Creates a lazily connecting channel for each service in `config`.
+    ///
+    /// Must run inside a Tokio runtime: each channel spawns its connection task.
+    pub fn connect_lazy(config: &GatewayConfig) -> Result<Self, UpstreamError> {
+        let channels = config
+            .services
+            .iter()
+            .map(|(service, url)| {
+                let endpoint =
+                    Endpoint::from_shared(url.clone()).map_err(|source| UpstreamError {
+                        service: *service,
+                        url: url.clone(),
+                        source,
+                    })?;
+                Ok((
+                    *service,
+                    endpoint.connect_timeout(CONNECT_TIMEOUT).connect_lazy(),
+                ))
+            })
+            .collect::<Result<_, UpstreamError>>()?;
+        Ok(Self { channels })
+    }
+
+    /// Returns the services the gateway is configured to call, in configuration order.
+    pub fn services(&self) -> impl Iterator<Item = Service> + '_ {
+        self.channels.iter().map(|(service, _)| *service)
+    }
+
+    /// Returns the channel to `service`, with trace propagation, or `None` when the gateway
+    /// is not configured to call it.
+    ///
+    /// Wrap it in the generated client: `CatalogServiceClient::new(upstreams.channel(..)?)`.
+    pub fn channel(&self, service: Service) -> Option<TracedChannel> {
+        self.channels
+            .iter()
+            .find(|(configured, _)| *configured == service)
+            .map(|(_, channel)| {
+                InterceptedService::new(
+                    channel.clone(),
+                    kit::telemetry::trace_interceptor as TraceInterceptor,
+                )
+            })
+    }
+}

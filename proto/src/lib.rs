@@ -1,0 +1,44 @@
+//! Turnier's protobuf contracts: one module per `turnier.<service>.v1` package.
+//!
+//! Generated code only. Conversions to domain types live in each service's `grpc` module.
+
+#![allow(missing_docs, clippy::all)]
+
+pub mod common {
+    pub mod v1 {
+        tonic::include_proto!("turnier.common.v1");
+    }
+}
+pub mod catalog {
+    pub mod v1 {
+        tonic::include_proto!("turnier.catalog.v1");
+    }
+}
+pub mod search {
+    pub mod v1 {
+        tonic::include_proto!("turnier.search.v1");
+    }
+}
+pub mod decks {
+    pub mod v1 {
+        tonic::include_proto!("turnier.decks.v1");
+    }
+}
+pub mod scripts {
+    pub mod v1 {
+        tonic::include_proto!("turnier.scripts.v1");
+    }
+}
+pub mod tournaments {
+    pub mod v1 {
+        tonic::include_proto!("turnier.tournaments.v1");
+    }
+}
+pub mod calculators {
+    pub mod v1 {
+        tonic::include_proto!("turnier.calculators.v1");
+    }
+}
+
+/// The encoded `FileDescriptorSet` of every Turnier package, for server reflection.
+pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("descriptor");

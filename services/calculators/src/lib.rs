@@ -1,0 +1,16 @@
+//! The calculators service: calculators: defaults per game, no-code builder specs, dashboards.
+//!
+//! Its RPCs arrive with the issue that builds it; until then it serves only the gRPC health
+//! protocol and server reflection (added by `kit::server`).
+
+pub mod grpc;
+
+use kit::services::Service;
+
+/// The service this crate implements.
+pub const SERVICE: Service = Service::Calculators;
+
+/// Adds this service's gRPC routes to a server's routes.
+pub fn mount(routes: &mut tonic::service::RoutesBuilder) {
+    routes.add_service(grpc::server());
+}

@@ -1,0 +1,221 @@
+//! The gRPC server bootstrap every service runs under: health, reflection, tracing, metrics
+//! and a graceful shutdown.
+//!
+//! A service crate contributes only its routes; this module decides how they are served, so
+//! all-in-one and one-service-per-process run the same code. On shutdown the health status
+//! turns NOT_SERVING first (so load balancers stop sending work), then the server stops
+//! accepting and drains requests in flight, bounded by a grace period.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tonic::service::RoutesBuilder;
+use tonic_health::ServingStatus;
+
+use crate::metrics::GrpcMetricsLayer;
+use crate::services::Service;
+use crate::shutdown::Shutdown;
+use crate::telemetry;
+
+/// The fully qualified names of the services every server adds to the domain ones.
+const INFRASTRUCTURE_SERVICES: [&str; 3] = [
+    "grpc.health.v1.Health",
+    "grpc.reflection.v1.ServerReflection",
+    "grpc.reflection.v1alpha.ServerReflection",
+];
+
+/// How a server shuts down.
+#[derive(Debug, Clone, Copy)]
+pub struct ShutdownTiming {
+    /// Time between reporting NOT_SERVING and closing the listener, so that load balancers
+    /// see the change before connections are refused (0 on a laptop, a few seconds in
+    /// Kubernetes).
+    pub delay: Duration,
+    /// The longest time requests in flight get to finish once the listener is closed.
+    pub grace: Duration,
+}
+
+impl Default for ShutdownTiming {
+    fn default() -> Self {
+        Self {
+            delay: Duration::ZERO,
+            grace: Duration::from_secs(25),
+        }
+    }
+}
+
+/// The error when a gRPC server cannot start or fails while serving.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The reflection service could not be built from the descriptors.
+    #[error("cannot build the reflection service: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    /// The transport failed.
+    #[error("gRPC server on {addr} failed: {source}")]
+    Transport {
+        /// The address the server listened on.
+        addr: String,
+        /// What failed.
+        source: tonic::transport::Error,
+    },
+}
+
+/// Serves `services` (their routes already added to `routes`) on `listener`, with the health
+/// protocol and server reflection, until `shutdown` fires and requests in flight drain.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    services: &[Service],
+    mut routes: RoutesBuilder,
+    timing: ShutdownTiming,
+    shutdown: Shutdown,
+) -> Result<(), ServerError> {
+    let addr = listener
+        .local_addr()
+        .map_or_else(|_| "an unknown address".to_owned(), |addr| addr.to_string());
+
+    let (health, health_service) = tonic_health::server::health_reporter();
+    // The empty name is the server as a whole: what a liveness probe without a service asks.
+    health
+        .set_service_status("", ServingStatus::Serving)
+        .await;
+    for service in services {
+        health
+            .set_service_status(service.proto_name(), ServingStatus::Serving)
+            .await;
+    }
+    routes.add_service(health_service);
+    add_reflection(&mut routes, services)?;
+
+    let drain = {
+        let shutdown = shutdown.clone();
+        let services = services.to_vec();
+        let health = health.clone();
+        async move {
+            shutdown.wait().await;
+            health
+                .set_service_status("", ServingStatus::NotServing)
+                .await;
+            for service in &services {
+                health
+                    .set_service_status(service.proto_name(), ServingStatus::NotServing)
+                    .await;
+            }
+            tracing::info!(delay_ms = timing.delay.as_millis() as u64, "health is NOT_SERVING");
+            tokio::time::sleep(timing.delay).await;
+        }
+    };
+
+    let server = tonic::transport::Server::builder()
+        .trace_fn(|request| {
+            let span = tracing::info_span!(
+                "grpc.request",
+                otel.kind = "server",
+                rpc = %request.uri().path(),
+            );
+            telemetry::set_parent_from_http(&span, request.headers());
+            span
+        })
+        .layer(GrpcMetricsLayer)
+        .add_routes(routes.routes())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(listener),
+            drain,
+        );
+
+    tracing::info!(%addr, services = ?services.iter().map(|s| s.name()).collect::<Vec<_>>(), "gRPC server listening");
+    let deadline = async {
+        shutdown.wait().await;
+        tokio::time::sleep(timing.delay + timing.grace).await;
+    };
+    tokio::select! {
+        result = server => result.map_err(|source| ServerError::Transport { addr: addr.clone(), source })?,
+        () = deadline => {
+            tracing::warn!(grace_ms = timing.grace.as_millis() as u64, "requests still in flight after the grace period; stopping anyway");
+        }
+    }
+    tracing::info!(%addr, "gRPC server stopped");
+    Ok(())
+}
+
+fn add_reflection(routes: &mut RoutesBuilder, services: &[Service]) -> Result<(), ServerError> {
+    let names: Vec<&str> = services
+        .iter()
+        .map(|service| service.proto_name())
+        .chain(INFRASTRUCTURE_SERVICES)
+        .collect();
+    let mut v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET);
+    let mut v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET);
+    for name in names {
+        v1 = v1.with_service_name(name);
+        v1alpha = v1alpha.with_service_name(name);
+    }
+    routes.add_service(v1.build_v1()?);
+    // v1alpha is what older grpcurl and Postman versions ask for.
+    routes.add_service(v1alpha.build_v1alpha()?);
+    Ok(())
+}
+
+/// Binds a TCP listener, naming the setting that chose the address when it fails
+/// (`TURNIER_GRPC_ADDR: cannot listen on 127.0.0.1:50051: address already in use`).
+pub async fn bind(addr: SocketAddr, setting: &str) -> Result<tokio::net::TcpListener, BindError> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| BindError {
+            setting: setting.to_owned(),
+            addr,
+            source,
+        })
+}
+
+/// The error when a listener cannot be bound.
+#[derive(Debug, thiserror::Error)]
+#[error("{setting}: cannot listen on {addr}: {}", describe_io(source))]
+pub struct BindError {
+    /// The setting (environment variable) that gave the address.
+    pub setting: String,
+    /// The address.
+    pub addr: SocketAddr,
+    /// Why binding failed.
+    pub source: std::io::Error,
+}
+
+/// Describes an I/O error without the OS's "(os error 98)" suffix.
+fn describe_io(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::AddrInUse => "address already in use".to_owned(),
+        std::io::ErrorKind::AddrNotAvailable => "address not available on this machine".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => err.to_string(),
+    }
+}
+
+/// Opens a lazily connected channel to another service: the caller does not wait for it to
+/// be up, and calls carry the current trace context.
+pub fn channel(url: &str) -> Result<tonic::transport::Channel, tonic::transport::Error> {
+    Ok(tonic::transport::Endpoint::from_shared(url.to_owned())?
+        .connect_timeout(Duration::from_secs(2))
+        .tcp_nodelay(true)
+        .http2_keep_alive_interval(Duration::from_secs(30))
+        .keep_alive_while_idle(true)
+        .connect_lazy())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn binding_a_taken_port_names_the_setting_and_the_address() {
+        let taken = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = taken.local_addr().expect("address");
+        let err = bind(addr, "TURNIER_GRPC_ADDR").await.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("TURNIER_GRPC_ADDR: cannot listen on {addr}: address already in use")
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! The command line: commands, flags, and the settings they mirror.
+
+use std::collections::BTreeMap;
+
+use clap::{Args, Parser, Subcommand};
+use kit::config::{Config, Role};
+
+/// Turnier: a multi-game trading-card-game platform.
+#[derive(Debug, Parser)]
+#[command(
+    name = "turnier",
+    version,
+    about = "Turnier: card catalog and search, deck codes, sandboxed rules and calculators, and tournaments for Legends of Runeterra, Pokémon TCG and Riftbound.",
+    after_help = settings_help(),
+)]
+pub struct Cli {
+    /// What to do; with no command, `serve` (so `cargo run --release` runs the platform).
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    settings: Settings,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Runs the platform: every service and the HTTP gateway in one process, or one of them.
+    ///
+    /// With no settings, serves gRPC on 127.0.0.1:50051 and HTTP on 127.0.0.1:8080, with an
+    /// embedded SQLite database in .turnier/ and job queues in that database.
+    Serve {
+        /// Runs one role alone: catalog, search, decks, scripts, tournaments, calculators or
+        /// gateway (what each Kubernetes Deployment runs). Services find each other through
+        /// the TURNIER_<SERVICE>_URL settings.
+        #[arg(long, value_name = "ROLE")]
+        only: Option<String>,
+    },
+    /// Applies every service's database migrations to DATABASE_URL and exits.
+    Migrate,
+}
+
+/// Settings shared by every command. Each flag mirrors an environment variable; the flag wins.
+#[derive(Debug, Args)]
+struct Settings {
+    /// gRPC listen address.
+    #[arg(long, global = true, env = "TURNIER_GRPC_ADDR", value_name = "HOST:PORT")]
+    grpc_addr: Option<String>,
+    /// Gateway HTTP listen address.
+    #[arg(long, global = true, env = "TURNIER_HTTP_ADDR", value_name = "HOST:PORT")]
+    http_addr: Option<String>,
+    /// Prometheus /metrics address of a service running alone.
+    #[arg(long, global = true, env = "TURNIER_METRICS_ADDR", value_name = "HOST:PORT")]
+    metrics_addr: Option<String>,
+    /// Where the catalog service is reached.
+    #[arg(long, global = true, env = "TURNIER_CATALOG_URL", value_name = "URL")]
+    catalog_url: Option<String>,
+    /// Where the search service is reached.
+    #[arg(long, global = true, env = "TURNIER_SEARCH_URL", value_name = "URL")]
+    search_url: Option<String>,
+    /// Where the decks service is reached.
+    #[arg(long, global = true, env = "TURNIER_DECKS_URL", value_name = "URL")]
+    decks_url: Option<String>,
+    /// Where the scripts service is reached.
+    #[arg(long, global = true, env = "TURNIER_SCRIPTS_URL", value_name = "URL")]
+    scripts_url: Option<String>,
+    /// Where the tournaments service is reached.
+    #[arg(long, global = true, env = "TURNIER_TOURNAMENTS_URL", value_name = "URL")]
+    tournaments_url: Option<String>,
+    /// Where the calculators service is reached.
+    #[arg(long, global = true, env = "TURNIER_CALCULATORS_URL", value_name = "URL")]
+    calculators_url: Option<String>,
+    /// Folder for the embedded database.
+    #[arg(long, global = true, env = "TURNIER_STATE_DIR", value_name = "DIR")]
+    state_dir: Option<String>,
+    /// postgres://… or sqlite://… (may contain a password; never logged).
+    #[arg(long, global = true, env = "DATABASE_URL", value_name = "URL", hide_env_values = true)]
+    database_url: Option<String>,
+    /// Database pool size per process.
+    #[arg(long, global = true, env = "DB_MAX_CONNECTIONS", value_name = "N")]
+    db_max_connections: Option<String>,
+    /// Apply migrations when serve starts.
+    #[arg(long, global = true, env = "TURNIER_MIGRATE_ON_START", value_name = "BOOL")]
+    migrate_on_start: Option<String>,
+    /// Redis for job queues (unset: queues in the database).
+    #[arg(long, global = true, env = "REDIS_URL", value_name = "URL", hide_env_values = true)]
+    redis_url: Option<String>,
+    /// Log filter.
+    #[arg(long, global = true, env = "RUST_LOG", value_name = "FILTER")]
+    log: Option<String>,
+    /// Log format: text or json.
+    #[arg(long, global = true, env = "LOG_FORMAT", value_name = "FORMAT")]
+    log_format: Option<String>,
+    /// OTLP/gRPC trace collector.
+    #[arg(long, global = true, env = "OTEL_EXPORTER_OTLP_ENDPOINT", value_name = "URL")]
+    otlp_endpoint: Option<String>,
+    /// service.name of exported spans.
+    #[arg(long, global = true, env = "OTEL_SERVICE_NAME", value_name = "NAME")]
+    otel_service_name: Option<String>,
+    /// Seconds between health NOT_SERVING and closing listeners.
+    #[arg(long, global = true, env = "TURNIER_SHUTDOWN_DELAY_SECS", value_name = "SECS")]
+    shutdown_delay_secs: Option<String>,
+    /// Seconds requests in flight get to finish on shutdown.
+    #[arg(long, global = true, env = "TURNIER_SHUTDOWN_GRACE_SECS", value_name = "SECS")]
+    shutdown_grace_secs: Option<String>,
+    /// Gateway CORS origins: * or a comma-separated list.
+    #[arg(long, global = true, env = "TURNIER_CORS_ORIGINS", value_name = "ORIGINS")]
+    cors_origins: Option<String>,
+    /// Gateway request body limit in bytes.
+    #[arg(long, global = true, env = "TURNIER_BODY_LIMIT_BYTES", value_name = "BYTES")]
+    body_limit_bytes: Option<String>,
+    /// Gateway request timeout in seconds.
+    #[arg(long, global = true, env = "TURNIER_REQUEST_TIMEOUT_SECS", value_name = "SECS")]
+    request_timeout_secs: Option<String>,
+}
+
+impl Settings {
+    /// Returns the settings as the variables `kit::config` and the gateway read.
+    fn into_lookup(self) -> BTreeMap<&'static str, String> {
+        let pairs = [
+            ("TURNIER_GRPC_ADDR", self.grpc_addr),
+            ("TURNIER_HTTP_ADDR", self.http_addr),
+            ("TURNIER_METRICS_ADDR", self.metrics_addr),
+            ("TURNIER_CATALOG_URL", self.catalog_url),
+            ("TURNIER_SEARCH_URL", self.search_url),
+            ("TURNIER_DECKS_URL", self.decks_url),
+            ("TURNIER_SCRIPTS_URL", self.scripts_url),
+            ("TURNIER_TOURNAMENTS_URL", self.tournaments_url),
+            ("TURNIER_CALCULATORS_URL", self.calculators_url),
+            ("TURNIER_STATE_DIR", self.state_dir),
+            ("DATABASE_URL", self.database_url),
+            ("DB_MAX_CONNECTIONS", self.db_max_connections),
+            ("TURNIER_MIGRATE_ON_START", self.migrate_on_start),
+            ("REDIS_URL", self.redis_url),
+            ("RUST_LOG", self.log),
+            ("LOG_FORMAT", self.log_format),
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", self.otlp_endpoint),
+            ("OTEL_SERVICE_NAME", self.otel_service_name),
+            ("TURNIER_SHUTDOWN_DELAY_SECS", self.shutdown_delay_secs),
+            ("TURNIER_SHUTDOWN_GRACE_SECS", self.shutdown_grace_secs),
+            ("TURNIER_CORS_ORIGINS", self.cors_origins),
+            ("TURNIER_BODY_LIMIT_BYTES", self.body_limit_bytes),
+            ("TURNIER_REQUEST_TIMEOUT_SECS", self.request_timeout_secs),
+        ];
+        pairs
+            .into_iter()
+            .filter_map(|(key, value)| value.map(|value| (key, value)))
+            .collect()
+    }
+}
+
+fn settings_help() -> String {
+    let mut help = String::from("Settings (flags mirror these environment variables; defaults in parentheses):\n");
+    for (variable, meaning) in kit::config::VARIABLES {
+        help.push_str(&format!("  {variable:<30} {meaning}\n"));
+    }
+    help
+}
+
+/// Runs the parsed command line.
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let settings = cli.settings.into_lookup();
+    let lookup = |key: &str| settings.get(key).cloned();
+    match cli.command.unwrap_or(Command::Serve { only: None }) {
+        Command::Serve { only } => {
+            let role = match only {
+                Some(only) => Role::parse_only(&only)?,
+                None => Role::All,
+            };
+            let config = Config::from_lookup(role, lookup)?;
+            crate::serve::serve(config, &lookup).await
+        }
+        Command::Migrate => {
+            let config = Config::from_lookup(Role::All, lookup)?;
+            crate::serve::migrate(&config).await
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! The command line: help, migrations, and bad configuration that stops the process with one
+//! line naming the problem.
+
+mod support;
+
+use support::run;
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A bad setting: non-zero exit, exactly one line on stderr, no panic, no backtrace.
+fn assert_refused(output: &std::process::Output, expected: &str) {
+    let stderr = stderr(output);
+    assert!(!output.status.success(), "should fail: {stderr}");
+    assert!(stderr.contains(expected), "expected `{expected}` in: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(!stderr.contains("panicked") && !stderr.contains("backtrace"), "{stderr}");
+}
+
+#[test]
+fn help_explains_every_command_and_setting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run(dir.path(), &["--help"], &[]);
+    assert!(output.status.success());
+    let help = String::from_utf8_lossy(&output.stdout);
+    for needle in ["serve", "migrate"]
+        .into_iter()
+        .chain(kit::config::VARIABLES.iter().map(|(variable, _)| *variable))
+    {
+        assert!(help.contains(needle), "`{needle}` missing from --help:\n{help}");
+    }
+    let serve = run(dir.path(), &["serve", "--help"], &[]);
+    assert!(String::from_utf8_lossy(&serve.stdout).contains("--only <ROLE>"));
+}
+
+#[test]
+fn an_unknown_service_name_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run(dir.path(), &["serve", "--only", "billing"], &[]);
+    assert_refused(&output, "unknown service `billing`");
+}
+
+#[test]
+fn a_malformed_database_url_is_refused_naming_the_variable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run(dir.path(), &["serve"], &[("DATABASE_URL", "mysql://localhost/turnier")]);
+    assert_refused(&output, "DATABASE_URL: expected postgres://… or sqlite://…");
+}
+
+#[test]
+fn a_malformed_service_url_is_refused_naming_the_variable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run(dir.path(), &["serve", "--only", "gateway"], &[("TURNIER_SEARCH_URL", "search:50053")]);
+    assert_refused(&output, "TURNIER_SEARCH_URL");
+}
+
+#[test]
+fn a_port_in_use_is_refused_naming_the_setting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = taken.local_addr().expect("address").to_string();
+    let output = run(
+        dir.path(),
+        &["serve", "--only", "decks"],
+        &[("TURNIER_GRPC_ADDR", addr.as_str())],
+    );
+    assert_refused(&output, &format!("TURNIER_GRPC_ADDR: cannot listen on {addr}: address already in use"));
+}
+
+#[test]
+fn an_unreachable_database_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = support::free_port().to_string();
+    let url = format!("postgres://postgres:secret@127.0.0.1:{port}/turnier");
+    let output = run(dir.path(), &["migrate"], &[("DATABASE_URL", url.as_str())]);
+    assert_refused(&output, "PostgreSQL");
+    assert!(!stderr(&output).contains("secret"), "the password never appears");
+}
+
+#[tokio::test]
+async fn migrate_applies_migrations_to_sqlite_and_postgres_and_is_repeatable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sqlite = format!("sqlite://{}", dir.path().join("state/turnier.db").display());
+    let postgres = kit::testing::TestDatabase::postgres().await;
+    for url in [sqlite.as_str(), postgres.url()] {
+        for _ in 0..2 {
+            let output = run(dir.path(), &["migrate"], &[("DATABASE_URL", url)]);
+            assert!(output.status.success(), "{url}: {}", stderr(&output));
+        }
+    }
+    assert!(dir.path().join("state/turnier.db").exists());
+}

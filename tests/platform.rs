@@ -1,0 +1,159 @@
+//! The platform starts, reports its health, lists its services and stops cleanly: all-in-one
+//! with no environment, and one process per service against PostgreSQL and Redis.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use kit::services::Service;
+use support::{
+    free_port, health, reflected_services, wait_for_http_status, wait_until_serving, Process,
+};
+use tonic_health::pb::health_check_response::ServingStatus;
+
+const INFRASTRUCTURE: [&str; 3] = [
+    "grpc.health.v1.Health",
+    "grpc.reflection.v1.ServerReflection",
+    "grpc.reflection.v1alpha.ServerReflection",
+];
+
+fn expected_services(services: &[Service]) -> Vec<String> {
+    let mut names: Vec<String> = services
+        .iter()
+        .map(|service| service.proto_name().to_owned())
+        .chain(INFRASTRUCTURE.iter().map(|name| (*name).to_owned()))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The one test that uses the default ports (50051 and 8080): `turnier serve` exactly as a
+/// developer runs it, with no environment at all.
+#[tokio::test(flavor = "multi_thread")]
+async fn all_in_one_serves_everything_with_no_environment_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // No command at all: what `cargo run --release` runs.
+    let mut turnier = Process::start("all-in-one", dir.path(), &[], &BTreeMap::new());
+    let grpc = "http://127.0.0.1:50051";
+
+    for service in Service::ALL {
+        wait_until_serving(&mut turnier, grpc, service.proto_name()).await;
+    }
+    assert_eq!(health(grpc, "").await, Ok(ServingStatus::Serving));
+    assert_eq!(reflected_services(grpc).await, expected_services(&Service::ALL));
+
+    let ready = wait_for_http_status(&mut turnier, "http://127.0.0.1:8080/readyz", 200).await;
+    let ready: serde_json::Value = serde_json::from_str(&ready).expect("readyz is JSON");
+    for service in Service::ALL {
+        assert_eq!(ready["services"][service.name()], "SERVING", "{ready}");
+    }
+    wait_for_http_status(&mut turnier, "http://127.0.0.1:8080/healthz", 200).await;
+    let metrics = wait_for_http_status(&mut turnier, "http://127.0.0.1:8080/metrics", 200).await;
+    assert!(
+        metrics.contains("turnier_grpc_requests_total"),
+        "the health checks above are counted: {metrics}"
+    );
+
+    // The embedded database lives in the working folder's state directory.
+    assert!(dir.path().join(".turnier/turnier.db").exists());
+
+    turnier.terminate();
+    let status = turnier.wait_for_exit();
+    assert!(status.success(), "exit on SIGTERM: {status}; log:\n{}", turnier.log());
+    assert!(turnier.log().contains("shut down cleanly"), "{}", turnier.log());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn health_turns_not_serving_before_the_process_exits_on_sigterm() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let grpc_port = free_port();
+    let env = BTreeMap::from([
+        ("TURNIER_GRPC_ADDR".to_owned(), format!("127.0.0.1:{grpc_port}")),
+        ("TURNIER_HTTP_ADDR".to_owned(), format!("127.0.0.1:{}", free_port())),
+        // Long enough to observe NOT_SERVING; the process still exits on its own after it.
+        ("TURNIER_SHUTDOWN_DELAY_SECS".to_owned(), "3".to_owned()),
+    ]);
+    let mut turnier = Process::start("all-in-one", dir.path(), &["serve"], &env);
+    let grpc = format!("http://127.0.0.1:{grpc_port}");
+    wait_until_serving(&mut turnier, &grpc, Service::Decks.proto_name()).await;
+
+    turnier.terminate();
+    let started = std::time::Instant::now();
+    loop {
+        match health(&grpc, Service::Decks.proto_name()).await {
+            Ok(ServingStatus::NotServing) => break,
+            Ok(ServingStatus::Serving) => {}
+            other => panic!("expected NOT_SERVING while draining, got {other:?}; log:\n{}", turnier.log()),
+        }
+        assert!(started.elapsed() < support::DEADLINE, "never NOT_SERVING");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let status = turnier.wait_for_exit();
+    assert!(status.success(), "exit on SIGTERM: {status}; log:\n{}", turnier.log());
+}
+
+/// What each Kubernetes Deployment runs: one process per service and the gateway, on the real
+/// PostgreSQL and Redis of the machine.
+#[tokio::test(flavor = "multi_thread")]
+async fn one_process_per_service_against_postgres_and_redis_and_readiness_follows_them() {
+    let database = kit::testing::TestDatabase::postgres().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ports: BTreeMap<Service, u16> = Service::ALL.iter().map(|s| (*s, free_port())).collect();
+
+    let mut env = BTreeMap::from([
+        ("DATABASE_URL".to_owned(), database.url().to_owned()),
+        ("REDIS_URL".to_owned(), kit::testing::test_redis_url()),
+        ("TURNIER_HTTP_ADDR".to_owned(), format!("127.0.0.1:{}", free_port())),
+    ]);
+    for (service, port) in &ports {
+        env.insert(service.url_env().to_owned(), format!("http://127.0.0.1:{port}"));
+    }
+
+    // Migrate once, as the Helm hook does, then start every role.
+    let migrate = support::run(dir.path(), &["migrate"], &env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect::<Vec<_>>());
+    assert!(migrate.status.success(), "migrate: {}", String::from_utf8_lossy(&migrate.stderr));
+
+    let mut processes = BTreeMap::new();
+    for (service, port) in &ports {
+        let mut env = env.clone();
+        env.insert("TURNIER_GRPC_ADDR".to_owned(), format!("127.0.0.1:{port}"));
+        env.insert("TURNIER_METRICS_ADDR".to_owned(), format!("127.0.0.1:{}", free_port()));
+        env.insert("TURNIER_MIGRATE_ON_START".to_owned(), "false".to_owned());
+        let process = Process::start(service.name(), dir.path(), &["serve", "--only", service.name()], &env);
+        processes.insert(*service, process);
+    }
+    let http = format!("http://{}", env["TURNIER_HTTP_ADDR"]);
+    let mut gateway = Process::start("gateway", dir.path(), &["serve", "--only", "gateway"], &env);
+
+    for (service, port) in &ports {
+        let url = format!("http://127.0.0.1:{port}");
+        let process = processes.get_mut(service).expect("started above");
+        wait_until_serving(process, &url, service.proto_name()).await;
+        assert_eq!(reflected_services(&url).await, expected_services(&[*service]), "{service}");
+    }
+    let ready = wait_for_http_status(&mut gateway, &format!("{http}/readyz"), 200).await;
+    assert!(ready.contains("\"ready\""), "{ready}");
+
+    // A service dies: readiness turns 503 and names it.
+    processes
+        .get_mut(&Service::Catalog)
+        .expect("started above")
+        .kill();
+    let not_ready = wait_for_http_status(&mut gateway, &format!("{http}/readyz"), 503).await;
+    let body: serde_json::Value = serde_json::from_str(&not_ready).expect("readyz is JSON");
+    assert_eq!(body["services"]["catalog"], "UNREACHABLE", "{body}");
+    assert_eq!(body["services"]["search"], "SERVING", "{body}");
+    assert!(not_ready.contains("catalog"), "{not_ready}");
+
+    // The rest shut down cleanly.
+    for (service, process) in &mut processes {
+        if *service == Service::Catalog {
+            continue;
+        }
+        process.terminate();
+        let status = process.wait_for_exit();
+        assert!(status.success(), "{service}: {status}\n{}", process.log());
+    }
+    gateway.terminate();
+    assert!(gateway.wait_for_exit().success(), "{}", gateway.log());
+}

@@ -1,0 +1,219 @@
+//! Starting the real `turnier` binary for end-to-end tests, and talking to it.
+//!
+//! Each process gets its own free ports and state folder and is killed when dropped. Tests
+//! wait for events (a health status, an HTTP status, an exit), polling with a deadline, never
+//! for a fixed time.
+
+#![allow(dead_code)] // Each test file uses a different part of this module.
+
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::HealthCheckRequest;
+
+/// How long a process gets to become ready or to exit. Generous: CI has 2 cores.
+pub const DEADLINE: Duration = Duration::from_secs(60);
+
+/// Returns a port nobody listens on right now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("the OS hands out a free port")
+        .port()
+}
+
+/// The `turnier` binary Cargo built for these tests.
+pub fn turnier() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_turnier"));
+    // No setting leaks in from the developer's shell: each test says what it sets.
+    command.env_clear();
+    if let Ok(path) = std::env::var("PATH") {
+        command.env("PATH", path);
+    }
+    command.env("RUST_LOG", "info");
+    command
+}
+
+/// Runs `turnier` with `args` and `env` in `dir` to completion.
+pub fn run(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = turnier();
+    command.current_dir(dir).args(args).envs(env.iter().copied());
+    command.output().expect("turnier runs")
+}
+
+/// A running `turnier` process, killed when dropped.
+pub struct Process {
+    pub child: Child,
+    pub name: String,
+    log: std::path::PathBuf,
+}
+
+impl Process {
+    /// Starts `turnier <args>` in `dir` with `env`, logging to a file in `dir`.
+    pub fn start(name: &str, dir: &Path, args: &[&str], env: &BTreeMap<String, String>) -> Self {
+        let log = dir.join(format!("{name}.log"));
+        let file = std::fs::File::create(&log).expect("log file");
+        let child = turnier()
+            .current_dir(dir)
+            .args(args)
+            .envs(env)
+            .stdin(Stdio::null())
+            .stdout(file.try_clone().expect("log file"))
+            .stderr(file)
+            .spawn()
+            .expect("turnier starts");
+        Self {
+            child,
+            name: name.to_owned(),
+            log,
+        }
+    }
+
+    /// Returns what the process has logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Sends SIGTERM, as Kubernetes does.
+    pub fn terminate(&self) {
+        use nix::sys::signal::{kill, Signal};
+        use nix::unistd::Pid;
+        let pid = i32::try_from(self.child.id()).expect("pids fit in i32");
+        kill(Pid::from_raw(pid), Signal::SIGTERM).expect("SIGTERM is delivered");
+    }
+
+    /// Kills the process at once (SIGKILL): a crash.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Waits for the process to exit on its own.
+    pub fn wait_for_exit(&mut self) -> ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("process status") {
+                return status;
+            }
+            assert!(
+                started.elapsed() < DEADLINE,
+                "{} did not exit; log:\n{}",
+                self.name,
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Panics with the log if the process has exited.
+    pub fn assert_running(&mut self) {
+        if let Some(status) = self.child.try_wait().expect("process status") {
+            panic!("{} exited with {status}; log:\n{}", self.name, self.log());
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Asks a gRPC server for the health of `service` ("" for the server as a whole).
+pub async fn health(url: &str, service: &str) -> Result<ServingStatus, String> {
+    let channel = tonic::transport::Endpoint::from_shared(url.to_owned())
+        .map_err(|err| err.to_string())?
+        .connect_timeout(Duration::from_secs(1))
+        .timeout(Duration::from_secs(2))
+        .connect()
+        .await
+        .map_err(|err| format!("connect: {err}"))?;
+    let response = HealthClient::new(channel)
+        .check(HealthCheckRequest {
+            service: service.to_owned(),
+        })
+        .await
+        .map_err(|status| format!("{status}"))?;
+    Ok(response.into_inner().status())
+}
+
+/// Waits until `service` at `url` reports SERVING, while `process` keeps running.
+pub async fn wait_until_serving(process: &mut Process, url: &str, service: &str) {
+    let started = Instant::now();
+    loop {
+        process.assert_running();
+        if health(url, service).await == Ok(ServingStatus::Serving) {
+            return;
+        }
+        assert!(
+            started.elapsed() < DEADLINE,
+            "{service} at {url} never became SERVING; log:\n{}",
+            process.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Lists the services a server advertises through reflection (v1).
+pub async fn reflected_services(url: &str) -> Vec<String> {
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+    use tonic_reflection::pb::v1::ServerReflectionRequest;
+
+    let mut client = ServerReflectionClient::connect(url.to_owned())
+        .await
+        .expect("reflection connects");
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut responses = client
+        .server_reflection_info(tokio_stream::iter([request]))
+        .await
+        .expect("reflection answers")
+        .into_inner();
+    let response = responses
+        .message()
+        .await
+        .expect("a reflection response")
+        .expect("one message");
+    match response.message_response {
+        Some(MessageResponse::ListServicesResponse(list)) => {
+            let mut names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+            names.sort();
+            names
+        }
+        other => panic!("unexpected reflection response: {other:?}"),
+    }
+}
+
+/// Polls `url` until it answers `status`, returning the body.
+pub async fn wait_for_http_status(process: &mut Process, url: &str, status: u16) -> String {
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    let mut last = String::from("no answer yet");
+    loop {
+        process.assert_running();
+        match client.get(url).timeout(Duration::from_secs(5)).send().await {
+            Ok(response) if response.status().as_u16() == status => {
+                return response.text().await.unwrap_or_default();
+            }
+            Ok(response) => {
+                last = format!("{}: {}", response.status(), response.text().await.unwrap_or_default());
+            }
+            Err(err) => last = err.to_string(),
+        }
+        assert!(
+            started.elapsed() < DEADLINE,
+            "{url} never answered {status} (last: {last}); log:\n{}",
+            process.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
