@@ -69,16 +69,18 @@ RUN groupadd --gid 10001 turnier \
 
 COPY --from=builder /out/turnier /usr/local/bin/turnier
 
-# The working directory holds the embedded default's data folder (SQLite, local
-# queue) when DATABASE_URL is not set. Kubernetes mounts an emptyDir here, since
-# its root filesystem is read-only.
+# The working directory holds the embedded default's state (SQLite, local queue)
+# when DATABASE_URL is not set. Kubernetes mounts an emptyDir here, since its root
+# filesystem is read-only.
 WORKDIR /var/lib/turnier
 USER 10001:10001
 
-# In a container, listen on every interface (the binary's own defaults suit a laptop).
+# In a container, listen on every interface (the binary's own defaults suit a laptop),
+# and keep the embedded state in the working directory (mount a volume there to keep it).
 ENV TURNIER_HTTP_ADDR=0.0.0.0:8080 \
     TURNIER_GRPC_ADDR=0.0.0.0:50051 \
-    TURNIER_METRICS_ADDR=0.0.0.0:9090
+    TURNIER_METRICS_ADDR=0.0.0.0:9090 \
+    TURNIER_STATE_DIR=/var/lib/turnier
 
 # HTTP/JSON gateway, gRPC services, Prometheus metrics.
 EXPOSE 8080 50051 9090

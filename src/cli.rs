@@ -36,6 +36,9 @@ enum Command {
     },
     /// Applies every service's database migrations to DATABASE_URL and exits.
     Migrate,
+    /// Inspects the job queues: depth, dead letters, replay.
+    #[command(subcommand)]
+    Queue(crate::queue_cmd::QueueCommand),
 }
 
 /// Settings shared by every command. Each flag mirrors an environment variable; the flag wins.
@@ -83,6 +86,9 @@ struct Settings {
     /// Redis for job queues (unset: queues in the database).
     #[arg(long, global = true, env = "REDIS_URL", value_name = "URL", hide_env_values = true)]
     redis_url: Option<String>,
+    /// Prefix of the queues' Redis keys.
+    #[arg(long, global = true, env = "TURNIER_QUEUE_PREFIX", value_name = "PREFIX")]
+    queue_prefix: Option<String>,
     /// Log filter.
     #[arg(long, global = true, env = "RUST_LOG", value_name = "FILTER")]
     log: Option<String>,
@@ -130,6 +136,7 @@ impl Settings {
             ("DB_MAX_CONNECTIONS", self.db_max_connections),
             ("TURNIER_MIGRATE_ON_START", self.migrate_on_start),
             ("REDIS_URL", self.redis_url),
+            ("TURNIER_QUEUE_PREFIX", self.queue_prefix),
             ("RUST_LOG", self.log),
             ("LOG_FORMAT", self.log_format),
             ("OTEL_EXPORTER_OTLP_ENDPOINT", self.otlp_endpoint),
@@ -171,6 +178,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Migrate => {
             let config = Config::from_lookup(Role::All, lookup)?;
             crate::serve::migrate(&config).await
+        }
+        Command::Queue(command) => {
+            let config = Config::from_lookup(Role::All, lookup)?;
+            crate::queue_cmd::run(&config, command).await
         }
     }
 }

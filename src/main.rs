@@ -6,6 +6,7 @@
 //! are validated by `kit::config`; each service crate says what it serves.
 
 mod cli;
+mod queue_cmd;
 mod serve;
 
 use std::process::ExitCode;
@@ -29,8 +30,25 @@ fn main() -> ExitCode {
         Err(err) => {
             // One line, the whole chain of causes, no backtrace: what an operator reads in a
             // crash-looping pod's log.
-            eprintln!("turnier: {err:#}");
+            eprintln!("turnier: {}", one_line(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// Joins an error and its causes into one line, skipping a cause whose text the message
+/// already carries (many errors quote their source in their own message).
+fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line.replace('\n', " ")
 }

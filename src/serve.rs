@@ -42,7 +42,6 @@ async fn connect(config: &Config) -> anyhow::Result<Database> {
 /// Runs the role in `config` until SIGTERM or Ctrl-C, then drains and returns.
 pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
     let _telemetry = kit::telemetry::init(&config.telemetry)?;
-    tracing::info!(config = ?config, "configuration");
     let metrics = Metrics::install()?;
     let shutdown = Shutdown::on_signals().context("cannot listen for SIGTERM")?;
     let started = std::time::Instant::now();
@@ -71,6 +70,9 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
         Some(addr) => Some(kit::server::bind(addr, "TURNIER_METRICS_ADDR").await?),
         None => None,
     };
+
+    // Logged once, after the settings proved usable, passwords masked.
+    tracing::info!(config = ?config, "configuration");
 
     if !services.is_empty() {
         let db = connect(&config).await?;

@@ -9,12 +9,15 @@ fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// A bad setting: non-zero exit, exactly one line on stderr, no panic, no backtrace.
+/// A bad setting: non-zero exit, one error line naming the problem, no panic, no backtrace.
+/// (Log lines written before the failure may precede it.)
 fn assert_refused(output: &std::process::Output, expected: &str) {
     let stderr = stderr(output);
     assert!(!output.status.success(), "should fail: {stderr}");
-    assert!(stderr.contains(expected), "expected `{expected}` in: {stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|line| line.starts_with("turnier: ")).collect();
+    assert_eq!(errors.len(), 1, "one error line: {stderr}");
+    assert!(errors[0].contains(expected), "expected `{expected}` in: {stderr}");
+    assert_eq!(stderr.trim_end().lines().last(), Some(errors[0]), "the error comes last: {stderr}");
     assert!(!stderr.contains("panicked") && !stderr.contains("backtrace"), "{stderr}");
 }
 

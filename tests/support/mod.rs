@@ -166,9 +166,12 @@ pub async fn reflected_services(url: &str) -> Vec<String> {
     use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
     use tonic_reflection::pb::v1::ServerReflectionRequest;
 
-    let mut client = ServerReflectionClient::connect(url.to_owned())
+    let channel = tonic::transport::Endpoint::from_shared(url.to_owned())
+        .expect("a valid URL")
+        .connect()
         .await
         .expect("reflection connects");
+    let mut client = ServerReflectionClient::new(channel);
     let request = ServerReflectionRequest {
         host: String::new(),
         message_request: Some(MessageRequest::ListServices(String::new())),
@@ -197,7 +200,7 @@ pub async fn reflected_services(url: &str) -> Vec<String> {
 pub async fn wait_for_http_status(process: &mut Process, url: &str, status: u16) -> String {
     let client = reqwest::Client::new();
     let started = Instant::now();
-    let mut last = String::from("no answer yet");
+    let mut last;
     loop {
         process.assert_running();
         match client.get(url).timeout(Duration::from_secs(5)).send().await {

@@ -154,34 +154,33 @@ DATABASE_URL (required) and REDIS_URL (when configured) as env entries.
 {{/*
 The shared environment (the ConfigMap's data), as YAML. The migration Job, which
 runs before the ConfigMap exists on a first install, gets the same values inline.
+extraEnv comes last and wins over the chart's own keys.
 */}}
 {{- define "turnier.configData" -}}
-{{- $fullname := include "turnier.fullname" . -}}
+{{- $fullname := include "turnier.fullname" . | trunc 50 | trimSuffix "-" -}}
 {{- $c := .Values.config -}}
-RUST_LOG: {{ $c.rustLog | quote }}
-LOG_FORMAT: {{ $c.logFormat | quote }}
-TURNIER_HTTP_ADDR: {{ printf "0.0.0.0:%d" (.Values.ports.http | int64) | quote }}
-TURNIER_GRPC_ADDR: {{ printf "0.0.0.0:%d" (.Values.ports.grpc | int64) | quote }}
-TURNIER_METRICS_ADDR: {{ printf "0.0.0.0:%d" (.Values.ports.metrics | int64) | quote }}
+{{- $env := dict
+  "RUST_LOG" ($c.rustLog | toString)
+  "LOG_FORMAT" ($c.logFormat | toString)
+  "TURNIER_HTTP_ADDR" (printf "0.0.0.0:%d" (.Values.ports.http | int64))
+  "TURNIER_GRPC_ADDR" (printf "0.0.0.0:%d" (.Values.ports.grpc | int64))
+  "TURNIER_METRICS_ADDR" (printf "0.0.0.0:%d" (.Values.ports.metrics | int64))
+  "DB_MAX_CONNECTIONS" ($c.dbMaxConnections | int64 | toString)
+  "TURNIER_BODY_LIMIT_BYTES" ($c.bodyLimitBytes | int64 | toString)
+  "TURNIER_REQUEST_TIMEOUT_SECS" ($c.requestTimeoutSecs | int64 | toString)
+  "TURNIER_SHUTDOWN_DELAY_SECS" ($c.shutdownDelaySecs | int64 | toString)
+  "TURNIER_SHUTDOWN_GRACE_SECS" ($c.shutdownGraceSecs | int64 | toString)
+  "TURNIER_MIGRATE_ON_START" (ternary "false" "true" (.Values.migration.enabled | default false))
+-}}
 {{- range $role := splitList " " (include "turnier.roles" .) }}
 {{- if ne $role "gateway" }}
-TURNIER_{{ upper $role }}_URL: {{ printf "http://%s-%s:%d" ($fullname | trunc 50 | trimSuffix "-") $role ($.Values.ports.grpc | int64) | quote }}
+{{- $_ := set $env (printf "TURNIER_%s_URL" (upper $role)) (printf "http://%s-%s:%d" $fullname $role ($.Values.ports.grpc | int64)) }}
 {{- end }}
 {{- end }}
-DB_MAX_CONNECTIONS: {{ $c.dbMaxConnections | int64 | quote }}
-{{- if $c.corsOrigins }}
-TURNIER_CORS_ORIGINS: {{ $c.corsOrigins | quote }}
-{{- end }}
-TURNIER_BODY_LIMIT_BYTES: {{ $c.bodyLimitBytes | int64 | quote }}
-TURNIER_REQUEST_TIMEOUT_SECS: {{ $c.requestTimeoutSecs | int64 | quote }}
-TURNIER_SHUTDOWN_DELAY_SECS: {{ $c.shutdownDelaySecs | int64 | quote }}
-TURNIER_SHUTDOWN_GRACE_SECS: {{ $c.shutdownGraceSecs | int64 | quote }}
-{{- with .Values.otel.endpoint }}
-OTEL_EXPORTER_OTLP_ENDPOINT: {{ . | quote }}
-{{- end }}
-{{- range $k, $v := .Values.extraEnv }}
-{{ $k }}: {{ $v | toString | quote }}
-{{- end }}
+{{- with $c.corsOrigins }}{{ $_ := set $env "TURNIER_CORS_ORIGINS" (toString .) }}{{ end }}
+{{- with .Values.otel.endpoint }}{{ $_ := set $env "OTEL_EXPORTER_OTLP_ENDPOINT" (toString .) }}{{ end }}
+{{- range $k, $v := .Values.extraEnv }}{{ $_ := set $env $k (toString $v) }}{{ end }}
+{{- toYaml $env }}
 {{- end }}
 
 {{/*

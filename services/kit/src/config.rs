@@ -86,6 +86,9 @@ pub struct Config {
     pub migrate_on_start: bool,
     /// The Redis server for job queues (`REDIS_URL`); `None` queues in the database.
     pub redis_url: Option<String>,
+    /// The prefix of every Redis key of the queues (`TURNIER_QUEUE_PREFIX`), so deployments
+    /// can share one Redis server.
+    pub queue_prefix: String,
     /// Logs and traces.
     pub telemetry: TelemetryConfig,
     /// Graceful shutdown (`TURNIER_SHUTDOWN_DELAY_SECS`, `TURNIER_SHUTDOWN_GRACE_SECS`).
@@ -124,6 +127,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ("DB_MAX_CONNECTIONS", "database pool size per process (10)"),
     ("TURNIER_MIGRATE_ON_START", "apply migrations when serve starts: true|false (true)"),
     ("REDIS_URL", "Redis for job queues; unset: queues live in the database"),
+    ("TURNIER_QUEUE_PREFIX", "prefix of the queues' Redis keys (turnier)"),
     ("RUST_LOG", "log filter (info)"),
     ("LOG_FORMAT", "text|json (text)"),
     ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; unset: no export"),
@@ -198,6 +202,7 @@ impl Config {
             db_max_connections: number(&get, "DB_MAX_CONNECTIONS", 10, 1..=1000)?,
             migrate_on_start: boolean(&get, "TURNIER_MIGRATE_ON_START", true)?,
             redis_url,
+            queue_prefix: queue_prefix(get("TURNIER_QUEUE_PREFIX"))?,
             telemetry: TelemetryConfig {
                 log_filter: get("RUST_LOG").unwrap_or_else(|| "info".to_owned()),
                 log_format,
@@ -232,6 +237,7 @@ impl Config {
             ("DATABASE_URL", redact_url(&self.database_url)),
             ("DB_MAX_CONNECTIONS", self.db_max_connections.to_string()),
             ("REDIS_URL", self.redis_url.as_deref().map_or_else(|| "(none: queues in the database)".to_owned(), redact_url)),
+            ("TURNIER_QUEUE_PREFIX", self.queue_prefix.clone()),
             ("RUST_LOG", self.telemetry.log_filter.clone()),
             ("OTEL_EXPORTER_OTLP_ENDPOINT", self.telemetry.otlp_endpoint.clone().unwrap_or_else(|| "(none)".to_owned())),
             ("TURNIER_SHUTDOWN_DELAY_SECS", self.shutdown.delay.as_secs().to_string()),
@@ -353,6 +359,21 @@ fn database_url(raw: &str) -> Result<String, ConfigError> {
     }
 }
 
+fn queue_prefix(value: Option<String>) -> Result<String, ConfigError> {
+    let prefix = value.unwrap_or_else(|| "turnier".to_owned());
+    let valid = prefix
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'));
+    if valid && prefix.len() <= 64 {
+        Ok(prefix)
+    } else {
+        Err(ConfigError::new(
+            "TURNIER_QUEUE_PREFIX",
+            format!("expected up to 64 letters, digits, `-`, `_`, `.` or `:`, got `{prefix}`"),
+        ))
+    }
+}
+
 fn redis_url(raw: &str) -> Result<String, ConfigError> {
     match url::Url::parse(raw) {
         Ok(url) if matches!(url.scheme(), "redis" | "rediss") && url.host_str().is_some() => Ok(raw.to_owned()),
@@ -416,6 +437,7 @@ mod tests {
             ("OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4317"),
             ("TURNIER_CATALOG_URL", "catalog:50051"),
             ("TURNIER_MIGRATE_ON_START", "maybe"),
+            ("TURNIER_QUEUE_PREFIX", "a b*"),
             ("TURNIER_SHUTDOWN_GRACE_SECS", "-1"),
         ];
         for (variable, value) in cases {

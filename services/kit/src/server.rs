@@ -51,12 +51,12 @@ pub enum ServerError {
     #[error("cannot build the reflection service: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
     /// The transport failed.
-    #[error("gRPC server on {addr} failed: {source}")]
+    #[error("gRPC server on {addr} failed: {cause}")]
     Transport {
         /// The address the server listened on.
         addr: String,
-        /// What failed.
-        source: tonic::transport::Error,
+        /// What failed (in the message, so not a `source`: the message is one line).
+        cause: tonic::transport::Error,
     },
 }
 
@@ -128,7 +128,7 @@ pub async fn serve(
         tokio::time::sleep(timing.delay + timing.grace).await;
     };
     tokio::select! {
-        result = server => result.map_err(|source| ServerError::Transport { addr: addr.clone(), source })?,
+        result = server => result.map_err(|cause| ServerError::Transport { addr: addr.clone(), cause })?,
         () = deadline => {
             tracing::warn!(grace_ms = timing.grace.as_millis() as u64, "requests still in flight after the grace period; stopping anyway");
         }
@@ -164,23 +164,23 @@ fn add_reflection(routes: &mut RoutesBuilder, services: &[Service]) -> Result<()
 pub async fn bind(addr: SocketAddr, setting: &str) -> Result<tokio::net::TcpListener, BindError> {
     tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|source| BindError {
+        .map_err(|cause| BindError {
             setting: setting.to_owned(),
             addr,
-            source,
+            cause,
         })
 }
 
 /// The error when a listener cannot be bound.
 #[derive(Debug, thiserror::Error)]
-#[error("{setting}: cannot listen on {addr}: {}", describe_io(source))]
+#[error("{setting}: cannot listen on {addr}: {}", describe_io(cause))]
 pub struct BindError {
     /// The setting (environment variable) that gave the address.
     pub setting: String,
     /// The address.
     pub addr: SocketAddr,
-    /// Why binding failed.
-    pub source: std::io::Error,
+    /// Why binding failed (in the message, so not a `source`: the message is one line).
+    pub cause: std::io::Error,
 }
 
 /// Describes an I/O error without the OS's "(os error 98)" suffix.
