@@ -45,13 +45,28 @@ enum Command {
 #[derive(Debug, Args)]
 struct Settings {
     /// gRPC listen address.
-    #[arg(long, global = true, env = "TURNIER_GRPC_ADDR", value_name = "HOST:PORT")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_GRPC_ADDR",
+        value_name = "HOST:PORT"
+    )]
     grpc_addr: Option<String>,
     /// Gateway HTTP listen address.
-    #[arg(long, global = true, env = "TURNIER_HTTP_ADDR", value_name = "HOST:PORT")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_HTTP_ADDR",
+        value_name = "HOST:PORT"
+    )]
     http_addr: Option<String>,
     /// Prometheus /metrics address of a service running alone.
-    #[arg(long, global = true, env = "TURNIER_METRICS_ADDR", value_name = "HOST:PORT")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_METRICS_ADDR",
+        value_name = "HOST:PORT"
+    )]
     metrics_addr: Option<String>,
     /// Where the catalog service is reached.
     #[arg(long, global = true, env = "TURNIER_CATALOG_URL", value_name = "URL")]
@@ -66,28 +81,60 @@ struct Settings {
     #[arg(long, global = true, env = "TURNIER_SCRIPTS_URL", value_name = "URL")]
     scripts_url: Option<String>,
     /// Where the tournaments service is reached.
-    #[arg(long, global = true, env = "TURNIER_TOURNAMENTS_URL", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_TOURNAMENTS_URL",
+        value_name = "URL"
+    )]
     tournaments_url: Option<String>,
     /// Where the calculators service is reached.
-    #[arg(long, global = true, env = "TURNIER_CALCULATORS_URL", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_CALCULATORS_URL",
+        value_name = "URL"
+    )]
     calculators_url: Option<String>,
     /// Folder for the embedded database.
     #[arg(long, global = true, env = "TURNIER_STATE_DIR", value_name = "DIR")]
     state_dir: Option<String>,
     /// postgres://… or sqlite://… (may contain a password; never logged).
-    #[arg(long, global = true, env = "DATABASE_URL", value_name = "URL", hide_env_values = true)]
+    #[arg(
+        long,
+        global = true,
+        env = "DATABASE_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
     database_url: Option<String>,
     /// Database pool size per process.
     #[arg(long, global = true, env = "DB_MAX_CONNECTIONS", value_name = "N")]
     db_max_connections: Option<String>,
     /// Apply migrations when serve starts.
-    #[arg(long, global = true, env = "TURNIER_MIGRATE_ON_START", value_name = "BOOL")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_MIGRATE_ON_START",
+        value_name = "BOOL"
+    )]
     migrate_on_start: Option<String>,
     /// Redis for job queues (unset: queues in the database).
-    #[arg(long, global = true, env = "REDIS_URL", value_name = "URL", hide_env_values = true)]
+    #[arg(
+        long,
+        global = true,
+        env = "REDIS_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
     redis_url: Option<String>,
     /// Prefix of the queues' Redis keys.
-    #[arg(long, global = true, env = "TURNIER_QUEUE_PREFIX", value_name = "PREFIX")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_QUEUE_PREFIX",
+        value_name = "PREFIX"
+    )]
     queue_prefix: Option<String>,
     /// Log filter.
     #[arg(long, global = true, env = "RUST_LOG", value_name = "FILTER")]
@@ -96,25 +143,55 @@ struct Settings {
     #[arg(long, global = true, env = "LOG_FORMAT", value_name = "FORMAT")]
     log_format: Option<String>,
     /// OTLP/gRPC trace collector.
-    #[arg(long, global = true, env = "OTEL_EXPORTER_OTLP_ENDPOINT", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "OTEL_EXPORTER_OTLP_ENDPOINT",
+        value_name = "URL"
+    )]
     otlp_endpoint: Option<String>,
     /// service.name of exported spans.
     #[arg(long, global = true, env = "OTEL_SERVICE_NAME", value_name = "NAME")]
     otel_service_name: Option<String>,
     /// Seconds between health NOT_SERVING and closing listeners.
-    #[arg(long, global = true, env = "TURNIER_SHUTDOWN_DELAY_SECS", value_name = "SECS")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_SHUTDOWN_DELAY_SECS",
+        value_name = "SECS"
+    )]
     shutdown_delay_secs: Option<String>,
     /// Seconds requests in flight get to finish on shutdown.
-    #[arg(long, global = true, env = "TURNIER_SHUTDOWN_GRACE_SECS", value_name = "SECS")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_SHUTDOWN_GRACE_SECS",
+        value_name = "SECS"
+    )]
     shutdown_grace_secs: Option<String>,
     /// Gateway CORS origins: * or a comma-separated list.
-    #[arg(long, global = true, env = "TURNIER_CORS_ORIGINS", value_name = "ORIGINS")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_CORS_ORIGINS",
+        value_name = "ORIGINS"
+    )]
     cors_origins: Option<String>,
     /// Gateway request body limit in bytes.
-    #[arg(long, global = true, env = "TURNIER_BODY_LIMIT_BYTES", value_name = "BYTES")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_BODY_LIMIT_BYTES",
+        value_name = "BYTES"
+    )]
     body_limit_bytes: Option<String>,
     /// Gateway request timeout in seconds.
-    #[arg(long, global = true, env = "TURNIER_REQUEST_TIMEOUT_SECS", value_name = "SECS")]
+    #[arg(
+        long,
+        global = true,
+        env = "TURNIER_REQUEST_TIMEOUT_SECS",
+        value_name = "SECS"
+    )]
     request_timeout_secs: Option<String>,
 }
 
@@ -155,7 +232,9 @@ impl Settings {
 }
 
 fn settings_help() -> String {
-    let mut help = String::from("Settings (flags mirror these environment variables; defaults in parentheses):\n");
+    let mut help = String::from(
+        "Settings (flags mirror these environment variables; defaults in parentheses):\n",
+    );
     for (variable, meaning) in kit::config::VARIABLES {
         help.push_str(&format!("  {variable:<30} {meaning}\n"));
     }

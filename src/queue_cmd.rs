@@ -78,7 +78,10 @@ pub async fn run(config: &Config, command: QueueCommand) -> anyhow::Result<()> {
                 );
             }
         }
-        QueueCommand::Replay { queue: name, job_id } => {
+        QueueCommand::Replay {
+            queue: name,
+            job_id,
+        } => {
             let id = JobId::parse(&job_id)?;
             if !queue.replay(&name, &id).await? {
                 anyhow::bail!("no dead job `{job_id}` in queue `{name}`");

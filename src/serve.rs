@@ -122,7 +122,9 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
     // than a restarted one.
     let mut first_error = None;
     while let Some(joined) = tasks.join_next().await {
-        let outcome = joined.context("a server task panicked").and_then(|result| result);
+        let outcome = joined
+            .context("a server task panicked")
+            .and_then(|result| result);
         match outcome {
             Ok(name) => tracing::info!(part = name, "stopped"),
             Err(err) => {

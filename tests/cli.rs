@@ -14,11 +14,24 @@ fn stderr(output: &std::process::Output) -> String {
 fn assert_refused(output: &std::process::Output, expected: &str) {
     let stderr = stderr(output);
     assert!(!output.status.success(), "should fail: {stderr}");
-    let errors: Vec<&str> = stderr.lines().filter(|line| line.starts_with("turnier: ")).collect();
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("turnier: "))
+        .collect();
     assert_eq!(errors.len(), 1, "one error line: {stderr}");
-    assert!(errors[0].contains(expected), "expected `{expected}` in: {stderr}");
-    assert_eq!(stderr.trim_end().lines().last(), Some(errors[0]), "the error comes last: {stderr}");
-    assert!(!stderr.contains("panicked") && !stderr.contains("backtrace"), "{stderr}");
+    assert!(
+        errors[0].contains(expected),
+        "expected `{expected}` in: {stderr}"
+    );
+    assert_eq!(
+        stderr.trim_end().lines().last(),
+        Some(errors[0]),
+        "the error comes last: {stderr}"
+    );
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("backtrace"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -31,7 +44,10 @@ fn help_explains_every_command_and_setting() {
         .into_iter()
         .chain(kit::config::VARIABLES.iter().map(|(variable, _)| *variable))
     {
-        assert!(help.contains(needle), "`{needle}` missing from --help:\n{help}");
+        assert!(
+            help.contains(needle),
+            "`{needle}` missing from --help:\n{help}"
+        );
     }
     let serve = run(dir.path(), &["serve", "--help"], &[]);
     assert!(String::from_utf8_lossy(&serve.stdout).contains("--only <ROLE>"));
@@ -47,14 +63,22 @@ fn an_unknown_service_name_is_refused() {
 #[test]
 fn a_malformed_database_url_is_refused_naming_the_variable() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let output = run(dir.path(), &["serve"], &[("DATABASE_URL", "mysql://localhost/turnier")]);
+    let output = run(
+        dir.path(),
+        &["serve"],
+        &[("DATABASE_URL", "mysql://localhost/turnier")],
+    );
     assert_refused(&output, "DATABASE_URL: expected postgres://… or sqlite://…");
 }
 
 #[test]
 fn a_malformed_service_url_is_refused_naming_the_variable() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let output = run(dir.path(), &["serve", "--only", "gateway"], &[("TURNIER_SEARCH_URL", "search:50053")]);
+    let output = run(
+        dir.path(),
+        &["serve", "--only", "gateway"],
+        &[("TURNIER_SEARCH_URL", "search:50053")],
+    );
     assert_refused(&output, "TURNIER_SEARCH_URL");
 }
 
@@ -68,7 +92,10 @@ fn a_port_in_use_is_refused_naming_the_setting() {
         &["serve", "--only", "decks"],
         &[("TURNIER_GRPC_ADDR", addr.as_str())],
     );
-    assert_refused(&output, &format!("TURNIER_GRPC_ADDR: cannot listen on {addr}: address already in use"));
+    assert_refused(
+        &output,
+        &format!("TURNIER_GRPC_ADDR: cannot listen on {addr}: address already in use"),
+    );
 }
 
 #[test]
@@ -78,7 +105,10 @@ fn an_unreachable_database_is_refused_in_one_line() {
     let url = format!("postgres://postgres:secret@127.0.0.1:{port}/turnier");
     let output = run(dir.path(), &["migrate"], &[("DATABASE_URL", url.as_str())]);
     assert_refused(&output, "PostgreSQL");
-    assert!(!stderr(&output).contains("secret"), "the password never appears");
+    assert!(
+        !stderr(&output).contains("secret"),
+        "the password never appears"
+    );
 }
 
 #[tokio::test]

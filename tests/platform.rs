@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use kit::services::Service;
 use support::{
-    free_port, health, reflected_services, wait_for_http_status, wait_until_serving, Process,
+    Process, free_port, health, reflected_services, wait_for_http_status, wait_until_serving,
 };
 use tonic_health::pb::health_check_response::ServingStatus;
 
@@ -40,7 +40,10 @@ async fn all_in_one_serves_everything_with_no_environment_and_stops_on_sigterm()
         wait_until_serving(&mut turnier, grpc, service.proto_name()).await;
     }
     assert_eq!(health(grpc, "").await, Ok(ServingStatus::Serving));
-    assert_eq!(reflected_services(grpc).await, expected_services(&Service::ALL));
+    assert_eq!(
+        reflected_services(grpc).await,
+        expected_services(&Service::ALL)
+    );
 
     let ready = wait_for_http_status(&mut turnier, "http://127.0.0.1:8080/readyz", 200).await;
     let ready: serde_json::Value = serde_json::from_str(&ready).expect("readyz is JSON");
@@ -59,8 +62,16 @@ async fn all_in_one_serves_everything_with_no_environment_and_stops_on_sigterm()
 
     turnier.terminate();
     let status = turnier.wait_for_exit();
-    assert!(status.success(), "exit on SIGTERM: {status}; log:\n{}", turnier.log());
-    assert!(turnier.log().contains("shut down cleanly"), "{}", turnier.log());
+    assert!(
+        status.success(),
+        "exit on SIGTERM: {status}; log:\n{}",
+        turnier.log()
+    );
+    assert!(
+        turnier.log().contains("shut down cleanly"),
+        "{}",
+        turnier.log()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -68,8 +79,14 @@ async fn health_turns_not_serving_before_the_process_exits_on_sigterm() {
     let dir = tempfile::tempdir().expect("temp dir");
     let grpc_port = free_port();
     let env = BTreeMap::from([
-        ("TURNIER_GRPC_ADDR".to_owned(), format!("127.0.0.1:{grpc_port}")),
-        ("TURNIER_HTTP_ADDR".to_owned(), format!("127.0.0.1:{}", free_port())),
+        (
+            "TURNIER_GRPC_ADDR".to_owned(),
+            format!("127.0.0.1:{grpc_port}"),
+        ),
+        (
+            "TURNIER_HTTP_ADDR".to_owned(),
+            format!("127.0.0.1:{}", free_port()),
+        ),
         // Long enough to observe NOT_SERVING; the process still exits on its own after it.
         ("TURNIER_SHUTDOWN_DELAY_SECS".to_owned(), "3".to_owned()),
     ]);
@@ -83,13 +100,20 @@ async fn health_turns_not_serving_before_the_process_exits_on_sigterm() {
         match health(&grpc, Service::Decks.proto_name()).await {
             Ok(ServingStatus::NotServing) => break,
             Ok(ServingStatus::Serving) => {}
-            other => panic!("expected NOT_SERVING while draining, got {other:?}; log:\n{}", turnier.log()),
+            other => panic!(
+                "expected NOT_SERVING while draining, got {other:?}; log:\n{}",
+                turnier.log()
+            ),
         }
         assert!(started.elapsed() < support::DEADLINE, "never NOT_SERVING");
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let status = turnier.wait_for_exit();
-    assert!(status.success(), "exit on SIGTERM: {status}; log:\n{}", turnier.log());
+    assert!(
+        status.success(),
+        "exit on SIGTERM: {status}; log:\n{}",
+        turnier.log()
+    );
 }
 
 /// What each Kubernetes Deployment runs: one process per service and the gateway, on the real
@@ -103,23 +127,47 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
     let mut env = BTreeMap::from([
         ("DATABASE_URL".to_owned(), database.url().to_owned()),
         ("REDIS_URL".to_owned(), kit::testing::test_redis_url()),
-        ("TURNIER_HTTP_ADDR".to_owned(), format!("127.0.0.1:{}", free_port())),
+        (
+            "TURNIER_HTTP_ADDR".to_owned(),
+            format!("127.0.0.1:{}", free_port()),
+        ),
     ]);
     for (service, port) in &ports {
-        env.insert(service.url_env().to_owned(), format!("http://127.0.0.1:{port}"));
+        env.insert(
+            service.url_env().to_owned(),
+            format!("http://127.0.0.1:{port}"),
+        );
     }
 
     // Migrate once, as the Helm hook does, then start every role.
-    let migrate = support::run(dir.path(), &["migrate"], &env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect::<Vec<_>>());
-    assert!(migrate.status.success(), "migrate: {}", String::from_utf8_lossy(&migrate.stderr));
+    let migrate = support::run(
+        dir.path(),
+        &["migrate"],
+        &env.iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        migrate.status.success(),
+        "migrate: {}",
+        String::from_utf8_lossy(&migrate.stderr)
+    );
 
     let mut processes = BTreeMap::new();
     for (service, port) in &ports {
         let mut env = env.clone();
         env.insert("TURNIER_GRPC_ADDR".to_owned(), format!("127.0.0.1:{port}"));
-        env.insert("TURNIER_METRICS_ADDR".to_owned(), format!("127.0.0.1:{}", free_port()));
+        env.insert(
+            "TURNIER_METRICS_ADDR".to_owned(),
+            format!("127.0.0.1:{}", free_port()),
+        );
         env.insert("TURNIER_MIGRATE_ON_START".to_owned(), "false".to_owned());
-        let process = Process::start(service.name(), dir.path(), &["serve", "--only", service.name()], &env);
+        let process = Process::start(
+            service.name(),
+            dir.path(),
+            &["serve", "--only", service.name()],
+            &env,
+        );
         processes.insert(*service, process);
     }
     let http = format!("http://{}", env["TURNIER_HTTP_ADDR"]);
@@ -129,7 +177,11 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
         let url = format!("http://127.0.0.1:{port}");
         let process = processes.get_mut(service).expect("started above");
         wait_until_serving(process, &url, service.proto_name()).await;
-        assert_eq!(reflected_services(&url).await, expected_services(&[*service]), "{service}");
+        assert_eq!(
+            reflected_services(&url).await,
+            expected_services(&[*service]),
+            "{service}"
+        );
     }
     let ready = wait_for_http_status(&mut gateway, &format!("{http}/readyz"), 200).await;
     assert!(ready.contains("\"ready\""), "{ready}");

@@ -6,15 +6,9 @@
 
 use kit::services::Service;
 use tonic::service::interceptor::InterceptedService;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
 use crate::config::GatewayConfig;
-
-/// How long dialling a service may take before the call fails with `Unavailable`.
-///
-/// Separate from the request timeout so that an unreachable service fails fast (and
-/// `/readyz` reports it as unreachable) rather than holding the request until its deadline.
-const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// A channel whose every call carries the caller's trace context.
 pub type TracedChannel = InterceptedService<Channel, TraceInterceptor>;
@@ -36,9 +30,9 @@ pub struct UpstreamError {
     pub service: Service,
     /// The URL as configured.
     pub url: String,
-    /// Why tonic rejected it.
+    /// Why it cannot be dialled.
     #[source]
-    pub source: tonic::transport::Error,
+    pub source: kit::client::ClientError,
 }
 
 impl Upstreams {
@@ -50,16 +44,15 @@ impl Upstreams {
             .services
             .iter()
             .map(|(service, url)| {
-                let endpoint =
-                    Endpoint::from_shared(url.clone()).map_err(|source| UpstreamError {
-                        service: *service,
-                        url: url.clone(),
-                        source,
-                    })?;
-                Ok((
-                    *service,
-                    endpoint.connect_timeout(CONNECT_TIMEOUT).connect_lazy(),
-                ))
+                // kit's channel fails fast when a service is unreachable (so `/readyz` reports
+                // it rather than waiting for the request deadline) and balances over every
+                // pod behind a headless Service.
+                let channel = kit::client::channel(url).map_err(|source| UpstreamError {
+                    service: *service,
+                    url: url.clone(),
+                    source,
+                })?;
+                Ok((*service, channel))
             })
             .collect::<Result<_, UpstreamError>>()?;
         Ok(Self { channels })

@@ -12,9 +12,9 @@ use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
-use tonic_health::pb::HealthCheckRequest;
 
 /// How long a process gets to become ready or to exit. Generous: CI has 2 cores.
 pub const DEADLINE: Duration = Duration::from_secs(60);
@@ -42,7 +42,10 @@ pub fn turnier() -> Command {
 /// Runs `turnier` with `args` and `env` in `dir` to completion.
 pub fn run(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = turnier();
-    command.current_dir(dir).args(args).envs(env.iter().copied());
+    command
+        .current_dir(dir)
+        .args(args)
+        .envs(env.iter().copied());
     command.output().expect("turnier runs")
 }
 
@@ -81,7 +84,7 @@ impl Process {
 
     /// Sends SIGTERM, as Kubernetes does.
     pub fn terminate(&self) {
-        use nix::sys::signal::{kill, Signal};
+        use nix::sys::signal::{Signal, kill};
         use nix::unistd::Pid;
         let pid = i32::try_from(self.child.id()).expect("pids fit in i32");
         kill(Pid::from_raw(pid), Signal::SIGTERM).expect("SIGTERM is delivered");
@@ -161,10 +164,10 @@ pub async fn wait_until_serving(process: &mut Process, url: &str, service: &str)
 
 /// Lists the services a server advertises through reflection (v1).
 pub async fn reflected_services(url: &str) -> Vec<String> {
+    use tonic_reflection::pb::v1::ServerReflectionRequest;
     use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
     use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
     use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
-    use tonic_reflection::pb::v1::ServerReflectionRequest;
 
     let channel = tonic::transport::Endpoint::from_shared(url.to_owned())
         .expect("a valid URL")
@@ -208,7 +211,11 @@ pub async fn wait_for_http_status(process: &mut Process, url: &str, status: u16)
                 return response.text().await.unwrap_or_default();
             }
             Ok(response) => {
-                last = format!("{}: {}", response.status(), response.text().await.unwrap_or_default());
+                last = format!(
+                    "{}: {}",
+                    response.status(),
+                    response.text().await.unwrap_or_default()
+                );
             }
             Err(err) => last = err.to_string(),
         }

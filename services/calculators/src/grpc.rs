@@ -1,6 +1,8 @@
 //! The tonic implementation of `turnier.calculators.v1.CalculatorService`.
 
-use proto::calculators::v1::calculator_service_server::{CalculatorService, CalculatorServiceServer};
+use proto::calculators::v1::calculator_service_server::{
+    CalculatorService, CalculatorServiceServer,
+};
 
 /// The `CalculatorService` implementation.
 #[derive(Debug, Clone, Default)]

@@ -118,25 +118,73 @@ impl ConfigError {
 /// Every variable [`Config`] reads, with what it means: the `--help` text and the README's
 /// configuration table come from the same words.
 pub const VARIABLES: &[(&str, &str)] = &[
-    ("TURNIER_GRPC_ADDR", "gRPC listen address (all-in-one 127.0.0.1:50051; --only <service>: that service's own port, 50052-50057)"),
-    ("TURNIER_HTTP_ADDR", "gateway HTTP listen address (127.0.0.1:8080)"),
-    ("TURNIER_METRICS_ADDR", "Prometheus /metrics of a service running alone (127.0.0.1:9102-9107); the gateway serves /metrics on its HTTP address"),
-    ("TURNIER_<SERVICE>_URL", "where to reach a service, e.g. TURNIER_CATALOG_URL=http://catalog:50051 (default: this process, or the service's default port)"),
-    ("TURNIER_STATE_DIR", "folder for the embedded SQLite database (.turnier)"),
-    ("DATABASE_URL", "postgres://user:pass@host/db or sqlite://path (sqlite://<TURNIER_STATE_DIR>/turnier.db)"),
+    (
+        "TURNIER_GRPC_ADDR",
+        "gRPC listen address (all-in-one 127.0.0.1:50051; --only <service>: that service's own port, 50052-50057)",
+    ),
+    (
+        "TURNIER_HTTP_ADDR",
+        "gateway HTTP listen address (127.0.0.1:8080)",
+    ),
+    (
+        "TURNIER_METRICS_ADDR",
+        "Prometheus /metrics of a service running alone (127.0.0.1:9102-9107); the gateway serves /metrics on its HTTP address",
+    ),
+    (
+        "TURNIER_<SERVICE>_URL",
+        "where to reach a service, e.g. TURNIER_CATALOG_URL=http://catalog:50051 (default: this process, or the service's default port)",
+    ),
+    (
+        "TURNIER_STATE_DIR",
+        "folder for the embedded SQLite database (.turnier)",
+    ),
+    (
+        "DATABASE_URL",
+        "postgres://user:pass@host/db or sqlite://path (sqlite://<TURNIER_STATE_DIR>/turnier.db)",
+    ),
     ("DB_MAX_CONNECTIONS", "database pool size per process (10)"),
-    ("TURNIER_MIGRATE_ON_START", "apply migrations when serve starts: true|false (true)"),
-    ("REDIS_URL", "Redis for job queues; unset: queues live in the database"),
-    ("TURNIER_QUEUE_PREFIX", "prefix of the queues' Redis keys (turnier)"),
+    (
+        "TURNIER_MIGRATE_ON_START",
+        "apply migrations when serve starts: true|false (true)",
+    ),
+    (
+        "REDIS_URL",
+        "Redis for job queues; unset: queues live in the database",
+    ),
+    (
+        "TURNIER_QUEUE_PREFIX",
+        "prefix of the queues' Redis keys (turnier)",
+    ),
     ("RUST_LOG", "log filter (info)"),
     ("LOG_FORMAT", "text|json (text)"),
-    ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; unset: no export"),
-    ("OTEL_SERVICE_NAME", "service.name of exported spans (turnier-<role>)"),
-    ("TURNIER_SHUTDOWN_DELAY_SECS", "seconds between health NOT_SERVING and closing listeners (0)"),
-    ("TURNIER_SHUTDOWN_GRACE_SECS", "seconds requests in flight get to finish on shutdown (25)"),
-    ("TURNIER_CORS_ORIGINS", "gateway CORS: * or comma-separated origins; unset: no cross-origin access"),
-    ("TURNIER_BODY_LIMIT_BYTES", "gateway request body limit (2097152)"),
-    ("TURNIER_REQUEST_TIMEOUT_SECS", "gateway request timeout (30)"),
+    (
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; unset: no export",
+    ),
+    (
+        "OTEL_SERVICE_NAME",
+        "service.name of exported spans (turnier-<role>)",
+    ),
+    (
+        "TURNIER_SHUTDOWN_DELAY_SECS",
+        "seconds between health NOT_SERVING and closing listeners (0)",
+    ),
+    (
+        "TURNIER_SHUTDOWN_GRACE_SECS",
+        "seconds requests in flight get to finish on shutdown (25)",
+    ),
+    (
+        "TURNIER_CORS_ORIGINS",
+        "gateway CORS: * or comma-separated origins; unset: no cross-origin access",
+    ),
+    (
+        "TURNIER_BODY_LIMIT_BYTES",
+        "gateway request body limit (2097152)",
+    ),
+    (
+        "TURNIER_REQUEST_TIMEOUT_SECS",
+        "gateway request timeout (30)",
+    ),
 ];
 
 impl Config {
@@ -151,8 +199,16 @@ impl Config {
             Role::Service(service) => service.default_port(),
             Role::All | Role::Gateway => DEFAULT_GRPC_PORT,
         };
-        let grpc_addr = socket_addr(&get, "TURNIER_GRPC_ADDR", &format!("127.0.0.1:{default_grpc_port}"))?;
-        let http_addr = socket_addr(&get, "TURNIER_HTTP_ADDR", &format!("127.0.0.1:{DEFAULT_HTTP_PORT}"))?;
+        let grpc_addr = socket_addr(
+            &get,
+            "TURNIER_GRPC_ADDR",
+            &format!("127.0.0.1:{default_grpc_port}"),
+        )?;
+        let http_addr = socket_addr(
+            &get,
+            "TURNIER_HTTP_ADDR",
+            &format!("127.0.0.1:{DEFAULT_HTTP_PORT}"),
+        )?;
         let metrics_addr = match role {
             Role::Service(service) => Some(socket_addr(
                 &get,
@@ -176,7 +232,8 @@ impl Config {
             service_urls.insert(service, grpc_url(service.url_env(), &url)?);
         }
 
-        let state_dir = PathBuf::from(get("TURNIER_STATE_DIR").unwrap_or_else(|| ".turnier".to_owned()));
+        let state_dir =
+            PathBuf::from(get("TURNIER_STATE_DIR").unwrap_or_else(|| ".turnier".to_owned()));
         let database_url = match get("DATABASE_URL") {
             Some(url) => database_url(&url)?,
             None => format!("sqlite://{}", state_dir.join("turnier.db").display()),
@@ -184,7 +241,9 @@ impl Config {
         let redis_url = get("REDIS_URL").map(|url| redis_url(&url)).transpose()?;
 
         let log_format = match get("LOG_FORMAT") {
-            Some(value) => value.parse::<LogFormat>().map_err(|problem| ConfigError::new("LOG_FORMAT", problem))?,
+            Some(value) => value
+                .parse::<LogFormat>()
+                .map_err(|problem| ConfigError::new("LOG_FORMAT", problem))?,
             None => LogFormat::Text,
         };
         let otlp_endpoint = get("OTEL_EXPORTER_OTLP_ENDPOINT")
@@ -211,8 +270,18 @@ impl Config {
                     .unwrap_or_else(|| format!("turnier-{}", role.name())),
             },
             shutdown: crate::server::ShutdownTiming {
-                delay: Duration::from_secs(number(&get, "TURNIER_SHUTDOWN_DELAY_SECS", 0, 0..=300)?),
-                grace: Duration::from_secs(number(&get, "TURNIER_SHUTDOWN_GRACE_SECS", 25, 0..=3600)?),
+                delay: Duration::from_secs(number(
+                    &get,
+                    "TURNIER_SHUTDOWN_DELAY_SECS",
+                    0,
+                    0..=300,
+                )?),
+                grace: Duration::from_secs(number(
+                    &get,
+                    "TURNIER_SHUTDOWN_GRACE_SECS",
+                    25,
+                    0..=3600,
+                )?),
             },
         })
     }
@@ -236,12 +305,29 @@ impl Config {
         out.extend([
             ("DATABASE_URL", redact_url(&self.database_url)),
             ("DB_MAX_CONNECTIONS", self.db_max_connections.to_string()),
-            ("REDIS_URL", self.redis_url.as_deref().map_or_else(|| "(none: queues in the database)".to_owned(), redact_url)),
+            (
+                "REDIS_URL",
+                self.redis_url
+                    .as_deref()
+                    .map_or_else(|| "(none: queues in the database)".to_owned(), redact_url),
+            ),
             ("TURNIER_QUEUE_PREFIX", self.queue_prefix.clone()),
             ("RUST_LOG", self.telemetry.log_filter.clone()),
-            ("OTEL_EXPORTER_OTLP_ENDPOINT", self.telemetry.otlp_endpoint.clone().unwrap_or_else(|| "(none)".to_owned())),
-            ("TURNIER_SHUTDOWN_DELAY_SECS", self.shutdown.delay.as_secs().to_string()),
-            ("TURNIER_SHUTDOWN_GRACE_SECS", self.shutdown.grace.as_secs().to_string()),
+            (
+                "OTEL_EXPORTER_OTLP_ENDPOINT",
+                self.telemetry
+                    .otlp_endpoint
+                    .clone()
+                    .unwrap_or_else(|| "(none)".to_owned()),
+            ),
+            (
+                "TURNIER_SHUTDOWN_DELAY_SECS",
+                self.shutdown.delay.as_secs().to_string(),
+            ),
+            (
+                "TURNIER_SHUTDOWN_GRACE_SECS",
+                self.shutdown.grace.as_secs().to_string(),
+            ),
         ]);
         out
     }
@@ -324,15 +410,25 @@ fn boolean(
         None => Ok(default),
         Some("true" | "1" | "yes") => Ok(true),
         Some("false" | "0" | "no") => Ok(false),
-        Some(other) => Err(ConfigError::new(variable, format!("expected true or false, got `{other}`"))),
+        Some(other) => Err(ConfigError::new(
+            variable,
+            format!("expected true or false, got `{other}`"),
+        )),
     }
 }
 
 fn http_url(variable: &str, raw: &str) -> Result<String, ConfigError> {
-    let url = url::Url::parse(raw)
-        .map_err(|err| ConfigError::new(variable, format!("expected an http:// or https:// URL, got `{raw}` ({err})")))?;
+    let url = url::Url::parse(raw).map_err(|err| {
+        ConfigError::new(
+            variable,
+            format!("expected an http:// or https:// URL, got `{raw}` ({err})"),
+        )
+    })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(ConfigError::new(variable, format!("expected an http:// or https:// URL, got `{raw}`")));
+        return Err(ConfigError::new(
+            variable,
+            format!("expected an http:// or https:// URL, got `{raw}`"),
+        ));
     }
     Ok(raw.trim_end_matches('/').to_owned())
 }
@@ -348,13 +444,21 @@ fn database_url(raw: &str) -> Result<String, ConfigError> {
             url::Url::parse(raw)
                 .ok()
                 .filter(|url| url.host_str().is_some_and(|host| !host.is_empty()))
-                .ok_or_else(|| ConfigError::new("DATABASE_URL", format!("malformed PostgreSQL URL `{}`", redact_url(raw))))?;
+                .ok_or_else(|| {
+                    ConfigError::new(
+                        "DATABASE_URL",
+                        format!("malformed PostgreSQL URL `{}`", redact_url(raw)),
+                    )
+                })?;
             Ok(raw.to_owned())
         }
         "sqlite" if raw.len() > "sqlite:".len() => Ok(raw.to_owned()),
         _ => Err(ConfigError::new(
             "DATABASE_URL",
-            format!("expected postgres://… or sqlite://…, got `{}`", redact_url(raw)),
+            format!(
+                "expected postgres://… or sqlite://…, got `{}`",
+                redact_url(raw)
+            ),
         )),
     }
 }
@@ -376,7 +480,9 @@ fn queue_prefix(value: Option<String>) -> Result<String, ConfigError> {
 
 fn redis_url(raw: &str) -> Result<String, ConfigError> {
     match url::Url::parse(raw) {
-        Ok(url) if matches!(url.scheme(), "redis" | "rediss") && url.host_str().is_some() => Ok(raw.to_owned()),
+        Ok(url) if matches!(url.scheme(), "redis" | "rediss") && url.host_str().is_some() => {
+            Ok(raw.to_owned())
+        }
         _ => Err(ConfigError::new(
             "REDIS_URL",
             format!("expected redis://host:port, got `{}`", redact_url(raw)),
@@ -405,7 +511,12 @@ mod tests {
         assert_eq!(config.database_url, "sqlite://.turnier/turnier.db");
         assert_eq!(config.redis_url, None);
         // Every service is reached through the process's own gRPC port.
-        assert!(config.service_urls.values().all(|url| url == "http://127.0.0.1:50051"));
+        assert!(
+            config
+                .service_urls
+                .values()
+                .all(|url| url == "http://127.0.0.1:50051")
+        );
     }
 
     #[test]
@@ -413,14 +524,20 @@ mod tests {
         let config = config(Role::Service(Service::Decks), &[]).expect("defaults are valid");
         assert_eq!(config.grpc_addr.port(), 50054);
         assert_eq!(config.metrics_addr.map(|a| a.port()), Some(9104));
-        assert_eq!(config.service_urls[&Service::Catalog], "http://127.0.0.1:50052");
+        assert_eq!(
+            config.service_urls[&Service::Catalog],
+            "http://127.0.0.1:50052"
+        );
         assert_eq!(config.telemetry.service_name, "turnier-decks");
     }
 
     #[test]
     fn listening_on_every_interface_still_connects_through_loopback() {
         let config = config(Role::All, &[("TURNIER_GRPC_ADDR", "0.0.0.0:6000")]).expect("valid");
-        assert_eq!(config.service_urls[&Service::Search], "http://127.0.0.1:6000");
+        assert_eq!(
+            config.service_urls[&Service::Search],
+            "http://127.0.0.1:6000"
+        );
     }
 
     #[test]
@@ -443,7 +560,10 @@ mod tests {
         for (variable, value) in cases {
             let err = config(Role::All, &[(variable, value)]).expect_err(variable);
             assert_eq!(err.variable, variable, "{value}");
-            assert!(err.to_string().starts_with(&format!("{variable}: ")), "{err}");
+            assert!(
+                err.to_string().starts_with(&format!("{variable}: ")),
+                "{err}"
+            );
         }
     }
 
@@ -458,14 +578,23 @@ mod tests {
         )
         .expect("valid");
         let printed = format!("{config:?}");
-        assert!(!printed.contains("hunter2") && !printed.contains("s3cret"), "{printed}");
-        assert!(printed.contains("postgres://app:***@db:5432/turnier"), "{printed}");
+        assert!(
+            !printed.contains("hunter2") && !printed.contains("s3cret"),
+            "{printed}"
+        );
+        assert!(
+            printed.contains("postgres://app:***@db:5432/turnier"),
+            "{printed}"
+        );
     }
 
     #[test]
     fn only_accepts_the_gateway_and_every_service() {
         assert_eq!(Role::parse_only("gateway"), Ok(Role::Gateway));
-        assert_eq!(Role::parse_only("search"), Ok(Role::Service(Service::Search)));
+        assert_eq!(
+            Role::parse_only("search"),
+            Ok(Role::Service(Service::Search))
+        );
         assert!(Role::parse_only("billing").is_err());
     }
 }

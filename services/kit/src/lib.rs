@@ -5,6 +5,7 @@
 //! crates. A service crate uses `kit` to be served; the `turnier` binary uses it to decide
 //! what to serve.
 
+pub mod client;
 pub mod config;
 pub mod db;
 pub mod metrics;

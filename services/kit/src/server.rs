@@ -75,9 +75,7 @@ pub async fn serve(
 
     let (health, health_service) = tonic_health::server::health_reporter();
     // The empty name is the server as a whole: what a liveness probe without a service asks.
-    health
-        .set_service_status("", ServingStatus::Serving)
-        .await;
+    health.set_service_status("", ServingStatus::Serving).await;
     for service in services {
         health
             .set_service_status(service.proto_name(), ServingStatus::Serving)
@@ -100,7 +98,10 @@ pub async fn serve(
                     .set_service_status(service.proto_name(), ServingStatus::NotServing)
                     .await;
             }
-            tracing::info!(delay_ms = timing.delay.as_millis() as u64, "health is NOT_SERVING");
+            tracing::info!(
+                delay_ms = timing.delay.as_millis() as u64,
+                "health is NOT_SERVING"
+            );
             tokio::time::sleep(timing.delay).await;
         }
     };
@@ -193,24 +194,15 @@ fn describe_io(err: &std::io::Error) -> String {
     }
 }
 
-/// Opens a lazily connected channel to another service: the caller does not wait for it to
-/// be up, and calls carry the current trace context.
-pub fn channel(url: &str) -> Result<tonic::transport::Channel, tonic::transport::Error> {
-    Ok(tonic::transport::Endpoint::from_shared(url.to_owned())?
-        .connect_timeout(Duration::from_secs(2))
-        .tcp_nodelay(true)
-        .http2_keep_alive_interval(Duration::from_secs(30))
-        .keep_alive_while_idle(true)
-        .connect_lazy())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[tokio::test]
     async fn binding_a_taken_port_names_the_setting_and_the_address() {
-        let taken = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let taken = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
         let addr = taken.local_addr().expect("address");
         let err = bind(addr, "TURNIER_GRPC_ADDR").await.unwrap_err();
         assert_eq!(

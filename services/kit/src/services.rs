@@ -97,7 +97,9 @@ impl fmt::Display for Service {
 
 /// The error for a service name that is not one of [`Service::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown service `{0}` (expected one of: catalog, search, decks, scripts, tournaments, calculators, gateway)")]
+#[error(
+    "unknown service `{0}` (expected one of: catalog, search, decks, scripts, tournaments, calculators, gateway)"
+)]
 pub struct UnknownService(pub String);
 
 impl FromStr for Service {

@@ -10,9 +10,9 @@ use std::str::FromStr;
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::WithExportConfig as _;
+use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::SdkTracerProvider;
-use opentelemetry_sdk::Resource;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -82,7 +82,10 @@ impl std::fmt::Debug for TelemetryGuard {
 impl Drop for TelemetryGuard {
     fn drop(&mut self) {
         // Export what is buffered; a collector that is gone must not hang the exit.
-        if let Err(err) = self.provider.shutdown_with_timeout(std::time::Duration::from_secs(3)) {
+        if let Err(err) = self
+            .provider
+            .shutdown_with_timeout(std::time::Duration::from_secs(3))
+        {
             eprintln!("turnier: flushing traces failed: {err}");
         }
     }
@@ -223,7 +226,10 @@ mod tests {
                 .and_then(|v| v.to_str().ok())
                 .expect("a traceparent is injected");
             // Same trace, new span id: the callee's span is a child of ours.
-            assert!(sent.starts_with("00-4bf92f3577b34da6a3ce929d0e0e4736-"), "{sent}");
+            assert!(
+                sent.starts_with("00-4bf92f3577b34da6a3ce929d0e0e4736-"),
+                "{sent}"
+            );
             assert_ne!(sent, PARENT);
             assert_eq!(
                 trace_id(&span).as_deref(),
@@ -247,6 +253,11 @@ mod tests {
     #[test]
     fn log_format_names_the_accepted_values() {
         assert_eq!("json".parse::<LogFormat>(), Ok(LogFormat::Json));
-        assert!("yaml".parse::<LogFormat>().unwrap_err().contains("`text` or `json`"));
+        assert!(
+            "yaml"
+                .parse::<LogFormat>()
+                .unwrap_err()
+                .contains("`text` or `json`")
+        );
     }
 }

@@ -168,8 +168,10 @@ async fn an_enqueued_job_goes_to_one_consumer_and_is_gone_after_ack(kind: Kind) 
     let queue = fixture.queue(QueueSettings::default()).await;
 
     let job = id("deck-submission:1");
+    // Not UTF-8: payloads are bytes on every backend.
+    let payload = b"hello \x00\xff\xfe";
     assert_eq!(
-        queue.enqueue(JOBS, &job, b"hello").await.expect("enqueue"),
+        queue.enqueue(JOBS, &job, payload).await.expect("enqueue"),
         Enqueued::New
     );
     assert_eq!(queue.depth(JOBS).await.expect("depth"), depth(1, 0, 0, 0));
@@ -180,7 +182,7 @@ async fn an_enqueued_job_goes_to_one_consumer_and_is_gone_after_ack(kind: Kind) 
         .expect("reserve")
         .expect("a job");
     assert_eq!(delivery.id, job);
-    assert_eq!(delivery.payload, b"hello");
+    assert_eq!(delivery.payload, payload);
     assert_eq!(delivery.attempt, 1);
     assert_eq!(delivery.queue, JOBS);
     assert!(!delivery.lease.is_empty());
@@ -254,6 +256,38 @@ async fn enqueueing_a_known_id_is_a_duplicate_while_pending_and_after_completion
         queue.enqueue("other", &job, b"x").await.expect("enqueue"),
         Enqueued::New
     );
+}
+
+async fn a_completed_id_is_forgotten_after_the_retention(kind: Kind) {
+    let fixture = Fixture::new(kind).await;
+    let queue = fixture
+        .queue(QueueSettings {
+            completed_retention: Duration::from_millis(1),
+            ..QueueSettings::default()
+        })
+        .await;
+    let job = id("nightly-import");
+    queue.enqueue(JOBS, &job, b"").await.expect("enqueue");
+    let delivery = queue
+        .reserve(JOBS, "worker")
+        .await
+        .expect("reserve")
+        .expect("a job");
+    queue.ack(&delivery).await.expect("ack");
+
+    // Redis expires the record on its own; the database needs the purge the worker runs.
+    eventually("the completed id to be forgotten", || async {
+        queue.purge_completed(JOBS).await.expect("purge");
+        let again = queue.enqueue(JOBS, &job, b"").await.expect("enqueue");
+        (again == Enqueued::New).then_some(())
+    })
+    .await;
+    let rerun = queue
+        .reserve(JOBS, "worker")
+        .await
+        .expect("reserve")
+        .expect("a job");
+    assert_eq!((rerun.id, rerun.attempt), (job, 1));
 }
 
 async fn a_job_whose_worker_died_is_delivered_again_to_another_consumer(kind: Kind) {
@@ -782,6 +816,7 @@ macro_rules! suite {
 suite!(
     an_enqueued_job_goes_to_one_consumer_and_is_gone_after_ack,
     enqueueing_a_known_id_is_a_duplicate_while_pending_and_after_completion,
+    a_completed_id_is_forgotten_after_the_retention,
     a_job_whose_worker_died_is_delivered_again_to_another_consumer,
     a_late_ack_completes_the_job_and_the_new_holder_can_no_longer_fail_it,
     failed_jobs_back_off_then_dead_letter_and_a_replay_runs_them_again,
@@ -857,10 +892,10 @@ async fn redis_jobs_survive_a_restart_of_the_server_and_the_worker_rides_through
     init_tracing();
     let mut server = TestRedisServer::start().await;
     let settings = QueueSettings {
-        visibility_timeout: Duration::from_secs(1),
+        visibility_timeout: Duration::from_secs(2),
         ..fast()
     };
-    let queue = Queue::redis(&server.url(), "restart", settings.clone())
+    let queue = Queue::redis(&server.url(), "restart", settings)
         .await
         .expect("our own redis-server answers");
 
@@ -906,6 +941,11 @@ async fn redis_jobs_survive_a_restart_of_the_server_and_the_worker_rides_through
     while !(seen.contains("before-1") && seen.contains("before-2")) {
         seen.insert(receive(&mut handled).await.as_str().to_owned());
     }
+
+    assert!(
+        !seen.contains("held"),
+        "the ghost's lease still holds before the restart"
+    );
 
     server.kill();
     // Twice: the first command notices the broken connection; the second waits for the

@@ -1,6 +1,8 @@
 //! The tonic implementation of `turnier.tournaments.v1.TournamentService`.
 
-use proto::tournaments::v1::tournament_service_server::{TournamentService, TournamentServiceServer};
+use proto::tournaments::v1::tournament_service_server::{
+    TournamentService, TournamentServiceServer,
+};
 
 /// The `TournamentService` implementation.
 #[derive(Debug, Clone, Default)]
