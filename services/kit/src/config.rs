@@ -78,6 +78,9 @@ pub struct Config {
     pub service_urls: BTreeMap<Service, String>,
     /// The folder for the embedded database and other local state (`TURNIER_STATE_DIR`).
     pub state_dir: PathBuf,
+    /// The folder of upstream card data, one sub-folder per game (`TURNIER_DATA_DIR`; by
+    /// default `../shared/data` when it exists). Imported on the catalog's first start.
+    pub data_dir: Option<PathBuf>,
     /// The database (`DATABASE_URL`): `postgres://…` or `sqlite://…`. May hold a password.
     pub database_url: String,
     /// The pool size per process (`DB_MAX_CONNECTIONS`).
@@ -234,6 +237,19 @@ impl Config {
 
         let state_dir =
             PathBuf::from(get("TURNIER_STATE_DIR").unwrap_or_else(|| ".turnier".to_owned()));
+        let data_dir = match get("TURNIER_DATA_DIR") {
+            Some(dir) => {
+                let dir = PathBuf::from(dir);
+                if !dir.is_dir() {
+                    return Err(ConfigError::new(
+                        "TURNIER_DATA_DIR",
+                        format!("`{}` is not a folder", dir.display()),
+                    ));
+                }
+                Some(dir)
+            }
+            None => Some(PathBuf::from("../shared/data")).filter(|dir| dir.is_dir()),
+        };
         let database_url = match get("DATABASE_URL") {
             Some(url) => database_url(&url)?,
             None => format!("sqlite://{}", state_dir.join("turnier.db").display()),
@@ -257,6 +273,7 @@ impl Config {
             metrics_addr,
             service_urls,
             state_dir,
+            data_dir,
             database_url,
             db_max_connections: number(&get, "DB_MAX_CONNECTIONS", 10, 1..=1000)?,
             migrate_on_start: boolean(&get, "TURNIER_MIGRATE_ON_START", true)?,
@@ -303,6 +320,13 @@ impl Config {
             out.push((service.url_env(), url.clone()));
         }
         out.extend([
+            (
+                "TURNIER_DATA_DIR",
+                self.data_dir.as_ref().map_or_else(
+                    || "(none: sample catalog only)".to_owned(),
+                    |dir| dir.display().to_string(),
+                ),
+            ),
             ("DATABASE_URL", redact_url(&self.database_url)),
             ("DB_MAX_CONNECTIONS", self.db_max_connections.to_string()),
             (
@@ -555,6 +579,7 @@ mod tests {
             ("TURNIER_CATALOG_URL", "catalog:50051"),
             ("TURNIER_MIGRATE_ON_START", "maybe"),
             ("TURNIER_QUEUE_PREFIX", "a b*"),
+            ("TURNIER_DATA_DIR", "/no/such/folder"),
             ("TURNIER_SHUTDOWN_GRACE_SECS", "-1"),
         ];
         for (variable, value) in cases {
