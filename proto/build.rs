@@ -16,9 +16,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let protoc = protoc_bin_vendored::protoc_bin_path()?;
     let mut config = tonic_prost_build::Config::new();
     config.protoc_executable(protoc);
+    // Well-known types come from pbjson-types, so that they too have the canonical JSON
+    // mapping (a `google.protobuf.Struct` is a plain JSON object).
+    config.compile_well_known_types();
+    config.extern_path(".google.protobuf", "::pbjson_types");
+    // Maps come out in key order: the same card always gives the same JSON.
+    config.btree_map(["."]);
+    let descriptor_path = out_dir.join("descriptor.bin");
     tonic_prost_build::configure()
-        .file_descriptor_set_path(out_dir.join("descriptor.bin"))
+        .file_descriptor_set_path(&descriptor_path)
         .compile_with_config(config, &files, &[PathBuf::from(".")])?;
+
+    // serde implementations following the canonical proto3 JSON mapping: camelCase names,
+    // absent fields omitted, `optional` fields present whenever set.
+    let descriptors = std::fs::read(&descriptor_path)?;
+    pbjson_build::Builder::new()
+        .register_descriptors(&descriptors)?
+        .btree_map(["."])
+        .build(&[".turnier"])?;
 
     println!("cargo:rerun-if-changed=turnier");
     for file in &files {

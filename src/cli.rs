@@ -36,6 +36,12 @@ enum Command {
     },
     /// Applies every service's database migrations to DATABASE_URL and exits.
     Migrate,
+    /// Imports card data into the catalog.
+    #[command(subcommand)]
+    Catalog(crate::catalog_cmd::CatalogCommand),
+    /// Looks up cards.
+    #[command(subcommand)]
+    Card(crate::catalog_cmd::CardCommand),
     /// Inspects the job queues: depth, dead letters, replay.
     #[command(subcommand)]
     Queue(crate::queue_cmd::QueueCommand),
@@ -99,6 +105,9 @@ struct Settings {
     /// Folder for the embedded database.
     #[arg(long, global = true, env = "TURNIER_STATE_DIR", value_name = "DIR")]
     state_dir: Option<String>,
+    /// Card data folder imported on the catalog's first start.
+    #[arg(long, global = true, env = "TURNIER_DATA_DIR", value_name = "DIR")]
+    data_dir: Option<String>,
     /// postgres://… or sqlite://… (may contain a password; never logged).
     #[arg(
         long,
@@ -209,6 +218,7 @@ impl Settings {
             ("TURNIER_TOURNAMENTS_URL", self.tournaments_url),
             ("TURNIER_CALCULATORS_URL", self.calculators_url),
             ("TURNIER_STATE_DIR", self.state_dir),
+            ("TURNIER_DATA_DIR", self.data_dir),
             ("DATABASE_URL", self.database_url),
             ("DB_MAX_CONNECTIONS", self.db_max_connections),
             ("TURNIER_MIGRATE_ON_START", self.migrate_on_start),
@@ -257,6 +267,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Migrate => {
             let config = Config::from_lookup(Role::All, lookup)?;
             crate::serve::migrate(&config).await
+        }
+        Command::Catalog(command) => {
+            let config = Config::from_lookup(Role::All, lookup)?;
+            crate::catalog_cmd::run_catalog(&config, command).await
+        }
+        Command::Card(command) => {
+            let config = Config::from_lookup(Role::All, lookup)?;
+            crate::catalog_cmd::run_card(&config, command).await
         }
         Command::Queue(command) => {
             let config = Config::from_lookup(Role::All, lookup)?;

@@ -5,6 +5,7 @@
 //! This file only wires: settings come from flags or environment variables (clap's `env`) and
 //! are validated by `kit::config`; each service crate says what it serves.
 
+mod catalog_cmd;
 mod cli;
 mod queue_cmd;
 mod serve;

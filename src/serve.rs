@@ -9,9 +9,9 @@ use kit::shutdown::Shutdown;
 use tokio::task::JoinSet;
 
 /// Adds the routes of `service` to a gRPC server.
-fn mount(service: Service, routes: &mut tonic::service::RoutesBuilder) {
+fn mount(service: Service, routes: &mut tonic::service::RoutesBuilder, db: &Database) {
     match service {
-        Service::Catalog => catalog::mount(routes),
+        Service::Catalog => catalog::mount(routes, db),
         Service::Search => search::mount(routes),
         Service::Decks => decks::mount(routes),
         Service::Scripts => scripts::mount(routes),
@@ -22,8 +22,7 @@ fn mount(service: Service, routes: &mut tonic::service::RoutesBuilder) {
 
 /// Every service's migrations, in addition to kit's own.
 fn migrators() -> Vec<&'static sqlx::migrate::Migrator> {
-    // TODO(foundation): services add their migrator here as their issues give them tables.
-    Vec::new()
+    vec![&catalog::store::MIGRATOR]
 }
 
 /// Applies the migrations and exits.
@@ -74,18 +73,28 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
     // Logged once, after the settings proved usable, passwords masked.
     tracing::info!(config = ?config, "configuration");
 
-    if !services.is_empty() {
+    let db = if services.is_empty() {
+        None
+    } else {
         let db = connect(&config).await?;
         if config.migrate_on_start {
             db.migrate(&migrators()).await?;
         }
-    }
+        Some(db)
+    };
 
     let mut tasks: JoinSet<anyhow::Result<&'static str>> = JoinSet::new();
-    if let Some(listener) = grpc_listener {
+    if let (Some(listener), Some(db)) = (grpc_listener, &db) {
         let mut routes = tonic::service::RoutesBuilder::default();
         for service in &services {
-            mount(*service, &mut routes);
+            mount(*service, &mut routes, db);
+        }
+        if services.contains(&Service::Catalog) {
+            // First start: the sample catalog at once, the data folder in the background.
+            tokio::spawn(catalog::import::bootstrap(
+                catalog::store::Store::new(db.clone()),
+                config.data_dir.clone(),
+            ));
         }
         let shutdown = shutdown.clone();
         let timing = config.shutdown;

@@ -6,9 +6,7 @@ mod support;
 use std::collections::BTreeMap;
 
 use kit::services::Service;
-use support::{
-    Process, free_port, health, reflected_services, wait_for_http_status, wait_until_serving,
-};
+use support::{Process, health, reflected_services, wait_for_http_status, wait_until_serving};
 use tonic_health::pb::health_check_response::ServingStatus;
 
 const INFRASTRUCTURE: [&str; 3] = [
@@ -77,7 +75,8 @@ async fn all_in_one_serves_everything_with_no_environment_and_stops_on_sigterm()
 #[tokio::test(flavor = "multi_thread")]
 async fn health_turns_not_serving_before_the_process_exits_on_sigterm() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let grpc_port = free_port();
+    let ports = support::free_ports(2);
+    let grpc_port = ports[0];
     let env = BTreeMap::from([
         (
             "TURNIER_GRPC_ADDR".to_owned(),
@@ -85,7 +84,7 @@ async fn health_turns_not_serving_before_the_process_exits_on_sigterm() {
         ),
         (
             "TURNIER_HTTP_ADDR".to_owned(),
-            format!("127.0.0.1:{}", free_port()),
+            format!("127.0.0.1:{}", ports[1]),
         ),
         // Long enough to observe NOT_SERVING; the process still exits on its own after it.
         ("TURNIER_SHUTDOWN_DELAY_SECS".to_owned(), "3".to_owned()),
@@ -122,14 +121,19 @@ async fn health_turns_not_serving_before_the_process_exits_on_sigterm() {
 async fn one_process_per_service_against_postgres_and_redis_and_readiness_follows_them() {
     let database = kit::testing::TestDatabase::postgres().await;
     let dir = tempfile::tempdir().expect("temp dir");
-    let ports: BTreeMap<Service, u16> = Service::ALL.iter().map(|s| (*s, free_port())).collect();
+    // Every port this test needs, chosen at once so none is handed out twice.
+    let mut spare = support::free_ports(2 * Service::ALL.len() + 1);
+    let ports: BTreeMap<Service, u16> = Service::ALL
+        .iter()
+        .map(|s| (*s, spare.pop().expect("enough ports")))
+        .collect();
 
     let mut env = BTreeMap::from([
         ("DATABASE_URL".to_owned(), database.url().to_owned()),
         ("REDIS_URL".to_owned(), kit::testing::test_redis_url()),
         (
             "TURNIER_HTTP_ADDR".to_owned(),
-            format!("127.0.0.1:{}", free_port()),
+            format!("127.0.0.1:{}", spare.pop().expect("enough ports")),
         ),
     ]);
     for (service, port) in &ports {
@@ -159,7 +163,7 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
         env.insert("TURNIER_GRPC_ADDR".to_owned(), format!("127.0.0.1:{port}"));
         env.insert(
             "TURNIER_METRICS_ADDR".to_owned(),
-            format!("127.0.0.1:{}", free_port()),
+            format!("127.0.0.1:{}", spare.pop().expect("enough ports")),
         );
         env.insert("TURNIER_MIGRATE_ON_START".to_owned(), "false".to_owned());
         let process = Process::start(

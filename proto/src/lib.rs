@@ -1,17 +1,21 @@
 //! Turnier's protobuf contracts: one module per `turnier.<service>.v1` package.
 //!
-//! Generated code only. Conversions to domain types live in each service's `grpc` module.
+//! Generated code only: prost messages, tonic clients and servers, and (for packages with
+//! messages) serde implementations of the canonical proto3 JSON mapping, from pbjson.
+//! Conversions to domain types live in each service's `grpc` module.
 
 #![allow(missing_docs, clippy::all)]
 
 pub mod common {
     pub mod v1 {
         tonic::include_proto!("turnier.common.v1");
+        include!(concat!(env!("OUT_DIR"), "/turnier.common.v1.serde.rs"));
     }
 }
 pub mod catalog {
     pub mod v1 {
         tonic::include_proto!("turnier.catalog.v1");
+        include!(concat!(env!("OUT_DIR"), "/turnier.catalog.v1.serde.rs"));
     }
 }
 pub mod search {

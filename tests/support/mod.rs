@@ -19,12 +19,29 @@ use tonic_health::pb::health_client::HealthClient;
 /// How long a process gets to become ready or to exit. Generous: CI has 2 cores.
 pub const DEADLINE: Duration = Duration::from_secs(60);
 
+/// The shared card data folder: `TURNIER_DATA_DIR`, or `../shared/data` beside the project.
+pub fn data_dir() -> std::path::PathBuf {
+    std::env::var_os("TURNIER_DATA_DIR").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+        std::path::PathBuf::from,
+    )
+}
+
 /// Returns a port nobody listens on right now.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("the OS hands out a free port")
-        .port()
+    free_ports(1)[0]
+}
+
+/// Returns `n` distinct ports nobody listens on right now. All are held open until every one
+/// is chosen, so the OS cannot hand the same port out twice.
+pub fn free_ports(n: usize) -> Vec<u16> {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("the OS hands out a free port"))
+        .collect();
+    listeners
+        .iter()
+        .map(|listener| listener.local_addr().expect("a bound address").port())
+        .collect()
 }
 
 /// The `turnier` binary Cargo built for these tests.

@@ -6,17 +6,20 @@
 //! become [`crate::ApiError`] with `?`. Business rules stay in the services.
 
 use axum::Router;
+use utoipa::OpenApi as _;
+
+pub mod catalog;
 
 use crate::state::AppState;
 
-/// Returns the `/api/v1/...` routes (none yet: every path there gets the 404 fallback).
+/// Returns the `/api/v1/...` routes.
 pub fn routes() -> Router<AppState> {
-    // TODO(gateway): mount the catalog, search, decks, scripts, tournaments and calculators
-    // resources as their issues land; until then the fallback answers a JSON 404.
-    Router::new()
+    // TODO(gateway): search, decks, scripts, tournaments and calculators join as their issues
+    // land; until then their paths get the JSON 404 fallback.
+    Router::new().merge(catalog::routes())
 }
 
 /// Returns the OpenAPI documents of the `/api/v1` modules, merged into [`crate::openapi()`].
 pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
-    Vec::new()
+    vec![catalog::CatalogDoc::openapi()]
 }

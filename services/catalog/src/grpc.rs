@@ -1,14 +1,253 @@
-//! The tonic implementation of `turnier.catalog.v1.CatalogService`.
+//! The tonic implementation of `turnier.catalog.v1.CatalogService`: converts requests, calls the
+//! store and the domain, converts back. Errors become `Status` once, in `crate::error`.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use proto::catalog::v1::catalog_service_server::{CatalogService, CatalogServiceServer};
+use proto::catalog::v1::{
+    CardByRef, GetCardsRequest, GetCardsResponse, GetCatalogVersionRequest,
+    GetCatalogVersionResponse, GetGlobalsRequest, GetGlobalsResponse, ListSetsRequest,
+    ListSetsResponse, ResolveCardNamesRequest, ResolveCardNamesResponse, ResolvedName,
+    StreamCardsRequest, StreamCardsResponse,
+};
+use tokio::sync::RwLock;
+use tonic::{Request, Response, Status};
+
+use crate::domain::names::NameIndex;
+use crate::domain::{Card, Game};
+use crate::error::Error;
+use crate::store::Store;
+
+/// The most refs one `GetCards` call may ask for.
+pub const MAX_REFS: usize = 10_000;
+/// The most lines one `ResolveCardNames` call may ask for.
+pub const MAX_LINES: usize = 10_000;
+/// Cards per `StreamCards` message.
+const STREAM_BATCH: i64 = 500;
+
+/// Name indexes by game, each with the catalog version it was built from.
+type NameIndexes = HashMap<Game, (String, Arc<NameIndex>)>;
 
 /// The `CatalogService` implementation.
-#[derive(Debug, Clone, Default)]
-pub struct Api;
+#[derive(Debug, Clone)]
+pub struct Api {
+    store: Store,
+    /// Name indexes by game, with the catalog version they were built from.
+    names: Arc<RwLock<NameIndexes>>,
+}
 
-impl CatalogService for Api {}
+impl Api {
+    /// Creates the service over a store.
+    pub fn new(store: Store) -> Self {
+        Self {
+            store,
+            names: Arc::default(),
+        }
+    }
+
+    /// Resolves refs to their identity cards, in the order given, and lists the unknown ones.
+    #[tracing::instrument(skip_all, fields(game = %game, refs = refs.len()))]
+    pub async fn cards_for_refs(
+        &self,
+        game: Game,
+        refs: &[String],
+    ) -> Result<GetCardsResponse, Error> {
+        if refs.len() > MAX_REFS {
+            return Err(Error::TooMany {
+                what: "refs",
+                given: refs.len(),
+                limit: MAX_REFS,
+            });
+        }
+        let resolved = self.store.resolve_refs(game, refs).await?;
+        let ids: BTreeSet<String> = resolved.values().cloned().collect();
+        let cards = self.store.cards_by_id(game, &ids).await?;
+        let mut response = GetCardsResponse::default();
+        let mut seen = BTreeSet::new();
+        for reference in refs {
+            if !seen.insert(reference.as_str()) {
+                continue;
+            }
+            match resolved.get(reference).and_then(|id| cards.get(id)) {
+                Some(card) => response.cards.push(CardByRef {
+                    r#ref: reference.clone(),
+                    card: Some(card.clone()),
+                }),
+                None => response.unknown_refs.push(reference.clone()),
+            }
+        }
+        Ok(response)
+    }
+
+    async fn name_index(&self, game: Game) -> Result<Arc<NameIndex>, Error> {
+        let version = self.store.version(game).await?.unwrap_or_default();
+        if let Some((built_for, index)) = self.names.read().await.get(&game)
+            && *built_for == version
+        {
+            return Ok(Arc::clone(index));
+        }
+        let mut cards: Vec<Card> = Vec::new();
+        let mut after = -1;
+        loop {
+            let page = self.store.cards_after(game, after, 2_000).await?;
+            let Some((last, _)) = page.last() else { break };
+            after = *last;
+            cards.extend(page.into_iter().map(|(_, card)| card));
+        }
+        let sets = self.store.sets(game).await?;
+        let index = Arc::new(NameIndex::build(game, &cards, &sets));
+        self.names
+            .write()
+            .await
+            .insert(game, (version, Arc::clone(&index)));
+        Ok(index)
+    }
+
+    async fn resolve_names(
+        &self,
+        game: Game,
+        lines: &[String],
+    ) -> Result<ResolveCardNamesResponse, Error> {
+        if lines.len() > MAX_LINES {
+            return Err(Error::TooMany {
+                what: "lines",
+                given: lines.len(),
+                limit: MAX_LINES,
+            });
+        }
+        let index = self.name_index(game).await?;
+        let results = lines
+            .iter()
+            .map(|line| match index.resolve(line) {
+                Ok(found) => ResolvedName {
+                    line: line.clone(),
+                    r#ref: Some(found.reference),
+                    card_id: Some(found.card_id),
+                    problem: None,
+                },
+                Err(problem) => ResolvedName {
+                    line: line.clone(),
+                    problem: Some(problem.to_string()),
+                    ..ResolvedName::default()
+                },
+            })
+            .collect();
+        Ok(ResolveCardNamesResponse { results })
+    }
+
+    async fn globals(&self, game: Game) -> Result<GetGlobalsResponse, Error> {
+        let globals = self.store.globals(game).await?;
+        let globals =
+            serde_json::from_value(serde_json::Value::Object(globals)).map_err(|cause| {
+                Error::CorruptCard {
+                    id: "globals".to_owned(),
+                    cause,
+                }
+            })?;
+        Ok(GetGlobalsResponse {
+            globals: Some(globals),
+        })
+    }
+}
+
+fn game(value: i32) -> Result<Game, Error> {
+    Game::from_proto(value).ok_or(Error::MissingGame)
+}
+
+#[tonic::async_trait]
+impl CatalogService for Api {
+    async fn get_cards(
+        &self,
+        request: Request<GetCardsRequest>,
+    ) -> Result<Response<GetCardsResponse>, Status> {
+        let request = request.into_inner();
+        Ok(Response::new(
+            self.cards_for_refs(game(request.game)?, &request.refs)
+                .await?,
+        ))
+    }
+
+    async fn resolve_card_names(
+        &self,
+        request: Request<ResolveCardNamesRequest>,
+    ) -> Result<Response<ResolveCardNamesResponse>, Status> {
+        let request = request.into_inner();
+        Ok(Response::new(
+            self.resolve_names(game(request.game)?, &request.lines)
+                .await?,
+        ))
+    }
+
+    async fn list_sets(
+        &self,
+        request: Request<ListSetsRequest>,
+    ) -> Result<Response<ListSetsResponse>, Status> {
+        let sets = self.store.sets(game(request.into_inner().game)?).await?;
+        Ok(Response::new(ListSetsResponse { sets }))
+    }
+
+    async fn get_globals(
+        &self,
+        request: Request<GetGlobalsRequest>,
+    ) -> Result<Response<GetGlobalsResponse>, Status> {
+        Ok(Response::new(
+            self.globals(game(request.into_inner().game)?).await?,
+        ))
+    }
+
+    type StreamCardsStream =
+        tokio_stream::wrappers::ReceiverStream<Result<StreamCardsResponse, Status>>;
+
+    async fn stream_cards(
+        &self,
+        request: Request<StreamCardsRequest>,
+    ) -> Result<Response<Self::StreamCardsStream>, Status> {
+        let game = game(request.into_inner().game)?;
+        let (sender, receiver) = tokio::sync::mpsc::channel(4);
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let mut after = -1;
+            loop {
+                let page = match store.cards_after(game, after, STREAM_BATCH).await {
+                    Ok(page) => page,
+                    Err(err) => {
+                        let _ = sender.send(Err(err.into())).await;
+                        return;
+                    }
+                };
+                let Some((last, _)) = page.last() else { return };
+                after = *last;
+                let cards = page.into_iter().map(|(_, card)| card).collect();
+                if sender
+                    .send(Ok(StreamCardsResponse { cards }))
+                    .await
+                    .is_err()
+                {
+                    return; // The caller went away.
+                }
+            }
+        });
+        Ok(Response::new(tokio_stream::wrappers::ReceiverStream::new(
+            receiver,
+        )))
+    }
+
+    async fn get_catalog_version(
+        &self,
+        request: Request<GetCatalogVersionRequest>,
+    ) -> Result<Response<GetCatalogVersionResponse>, Status> {
+        let version = self
+            .store
+            .version(game(request.into_inner().game)?)
+            .await
+            .map_err(Status::from)?
+            .unwrap_or_default();
+        Ok(Response::new(GetCatalogVersionResponse { version }))
+    }
+}
 
 /// Returns the tonic server for this service.
-pub fn server() -> CatalogServiceServer<Api> {
-    CatalogServiceServer::new(Api)
+pub fn server(api: Api) -> CatalogServiceServer<Api> {
+    CatalogServiceServer::new(api)
 }

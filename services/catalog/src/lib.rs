@@ -1,16 +1,23 @@
-//! The catalog service: cards, printings, aliases and globals per game.
+//! The catalog service: cards, printings, aliases and globals per game, imported from the
+//! games' real card data, served over gRPC.
 //!
-//! Its RPCs arrive with the issue that builds it; until then it serves only the gRPC health
-//! protocol and server reflection (added by `kit::server`).
+//! `domain` turns upstream files into cards (pure); `import` reads a data folder and saves
+//! what the domain made; `store` keeps the catalog; `grpc` serves it.
 
+pub mod domain;
+mod error;
 pub mod grpc;
+pub mod import;
+pub mod store;
 
 use kit::services::Service;
+
+pub use error::Error;
 
 /// The service this crate implements.
 pub const SERVICE: Service = Service::Catalog;
 
 /// Adds this service's gRPC routes to a server's routes.
-pub fn mount(routes: &mut tonic::service::RoutesBuilder) {
-    routes.add_service(grpc::server());
+pub fn mount(routes: &mut tonic::service::RoutesBuilder, db: &kit::db::Database) {
+    routes.add_service(grpc::server(grpc::Api::new(store::Store::new(db.clone()))));
 }

@@ -1,0 +1,79 @@
+//! The catalog's one error type and its mapping to `tonic::Status`.
+
+use tonic::Status;
+
+use crate::domain::game::UnknownGame;
+
+/// What can go wrong in the catalog service.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The request named no game, or one the catalog does not serve.
+    #[error("unknown or missing game")]
+    MissingGame,
+    /// A game name that is not one of the three.
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    /// A request asked for more than the limit.
+    #[error("too many {what}: {given} given, at most {limit}")]
+    TooMany {
+        /// What there were too many of.
+        what: &'static str,
+        /// How many were given.
+        given: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A card with this ref is not in the catalog.
+    #[error("no card `{0}` in the {1} catalog")]
+    CardNotFound(String, String),
+    /// The data folder could not be read.
+    #[error("cannot read {path}: {cause}")]
+    ReadData {
+        /// The path.
+        path: String,
+        /// Why.
+        cause: std::io::Error,
+    },
+    /// A stored card no longer parses: a bug or a manual edit of the database.
+    #[error("stored card `{id}` is corrupt: {cause}")]
+    CorruptCard {
+        /// The card id.
+        id: String,
+        /// The parse error.
+        cause: serde_json::Error,
+    },
+    /// The database failed.
+    #[error("database query failed: {0}")]
+    Db(#[from] sqlx::Error),
+    /// The database could not be opened or migrated.
+    #[error(transparent)]
+    Database(#[from] kit::db::DbError),
+}
+
+impl From<Error> for Status {
+    fn from(err: Error) -> Self {
+        match err {
+            Error::MissingGame | Error::UnknownGame(_) => kit::status::status(
+                tonic::Code::InvalidArgument,
+                "unknown_game",
+                err.to_string(),
+                None,
+            ),
+            Error::TooMany { .. } => Status::resource_exhausted(err.to_string()),
+            Error::CardNotFound(..) => kit::status::status(
+                tonic::Code::NotFound,
+                "card_not_found",
+                err.to_string(),
+                None,
+            ),
+            Error::ReadData { .. }
+            | Error::CorruptCard { .. }
+            | Error::Db(_)
+            | Error::Database(_) => {
+                // The caller gets a generic message; the cause is logged inside the request span.
+                tracing::error!(error = %err, "internal error");
+                Status::internal("internal error")
+            }
+        }
+    }
+}
