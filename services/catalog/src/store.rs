@@ -125,7 +125,21 @@ impl Store {
             .bind(game.name())
             .execute(&mut *tx)
             .await?;
+        // Pokémon cards list the older identity ids that now point to them (`identityAliases`).
+        let mut identity_aliases: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        if game == Game::Pokemon {
+            for (reference, id) in &refs {
+                if reference != id && reference.contains("--") {
+                    identity_aliases
+                        .entry(id.as_str())
+                        .or_default()
+                        .push(reference.as_str());
+                }
+            }
+        }
         for (position, card) in import.cards.iter().enumerate() {
+            let card = with_identity_aliases(card, identity_aliases.get(card.id.as_str()));
+            let card = &card;
             sqlx::query(
                 "INSERT INTO catalog_cards (game, id, position, name, card_json) VALUES ($1, $2, $3, $4, $5)",
             )
@@ -320,6 +334,17 @@ impl Store {
             .map(|row| Ok((row.try_get("ref")?, row.try_get("card_id")?)))
             .collect()
     }
+}
+
+/// Returns `card` with `aliases` merged into its `game.identityAliases`, sorted and unique.
+fn with_identity_aliases(card: &Card, aliases: Option<&Vec<&str>>) -> Card {
+    let mut card = card.clone();
+    if let (Some(aliases), Some(game)) = (aliases, card.game.as_mut()) {
+        let mut all: BTreeSet<String> = game.identity_aliases.drain(..).collect();
+        all.extend(aliases.iter().map(|alias| (*alias).to_owned()));
+        game.identity_aliases = all.into_iter().collect();
+    }
+    card
 }
 
 /// Returns `value` with every object's keys in sorted order.

@@ -32,6 +32,7 @@ fn card(id: &str, name: &str, printings: &[&str]) -> Card {
                 ..CardPrinting::default()
             })
             .collect(),
+        game: Some(proto::catalog::v1::CardGameData::default()),
         ..Card::default()
     }
 }
@@ -140,6 +141,11 @@ async fn an_identity_that_disappears_keeps_resolving_through_its_printings(datab
         .expect("resolve");
     assert_eq!(resolved["pikachu-ex--old"], "pikachu-ex--new");
     assert_eq!(store.card_count(Game::Pokemon).await.expect("count"), 1);
+    // The card itself says so, as the card-data page documents.
+    let ids = BTreeSet::from(["pikachu-ex--new".to_owned()]);
+    let cards = store.cards_by_id(Game::Pokemon, &ids).await.expect("cards");
+    let game = cards["pikachu-ex--new"].game.clone().expect("game data");
+    assert_eq!(game.identity_aliases, ["pikachu-ex--old"]);
 }
 
 async fn cards_page_in_catalog_order(database: TestDatabase) {
@@ -311,4 +317,64 @@ fn the_spec_example_cards_survive_a_round_trip_through_the_card_message() {
         let written = serde_json::to_value(&card).expect("serializes");
         assert_eq!(written, without_empty_lists(example), "{game}");
     }
+}
+
+/// Deck-list lines resolve through the service: names with either separator, set + number.
+#[tokio::test]
+async fn resolve_card_names_finds_names_and_printings_and_says_why_not() {
+    let database = TestDatabase::sqlite();
+    let store = store(&database).await;
+    store
+        .save_import(Game::Riftbound, &sample(Game::Riftbound))
+        .await
+        .expect("save");
+    let api = catalog::grpc::Api::new(store);
+    let mut routes = tonic::service::RoutesBuilder::default();
+    routes.add_service(catalog::grpc::server(api));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    tokio::spawn(kit::server::serve(
+        listener,
+        &[kit::services::Service::Catalog],
+        routes,
+        kit::server::ShutdownTiming::default(),
+        kit::shutdown::Shutdown::new(),
+    ));
+    let mut client = CatalogServiceClient::connect(url).await.expect("connect");
+    let lines = [
+        "Jinx, Demolitionist",
+        "jinx - demolitionist",
+        "OGN 30",
+        "OGN 31",
+        "Nobody",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let results = client
+        .resolve_card_names(proto::catalog::v1::ResolveCardNamesRequest {
+            game: Game::Riftbound.to_proto() as i32,
+            lines,
+        })
+        .await
+        .expect("resolve")
+        .into_inner()
+        .results;
+    let refs: Vec<Option<&str>> = results.iter().map(|r| r.r#ref.as_deref()).collect();
+    assert_eq!(
+        refs,
+        [
+            Some("ogn-030-298"),
+            Some("ogn-030-298"),
+            Some("ogn-030-298"),
+            None,
+            None
+        ]
+    );
+    assert_eq!(results[3].problem.as_deref(), Some("no printing OGN 31"));
+    assert_eq!(
+        results[4].problem.as_deref(),
+        Some("no card named `Nobody`")
+    );
 }
