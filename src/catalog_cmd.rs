@@ -17,7 +17,8 @@ pub enum CatalogCommand {
         /// lor, pokemon or riftbound.
         #[arg(long)]
         game: String,
-        /// The game's data folder in its upstream format, e.g. ../shared/data/pokemon.
+        /// The game's data folder in its upstream format, e.g. ../shared/data/pokemon (or the
+        /// folder above it, holding one sub-folder per game).
         #[arg(long, value_name = "DIR")]
         from: PathBuf,
     },

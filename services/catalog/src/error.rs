@@ -34,6 +34,15 @@ pub enum Error {
         /// Why.
         cause: std::io::Error,
     },
+    /// An import found no cards: the folder is probably not the game's data folder. Saving it
+    /// would empty the catalog, so it is refused.
+    #[error("no {game} cards found in {path} (expected the game's upstream data folder)")]
+    NothingToImport {
+        /// The game.
+        game: String,
+        /// The folder.
+        path: String,
+    },
     /// A stored card no longer parses: a bug or a manual edit of the database.
     #[error("stored card `{id}` is corrupt: {cause}")]
     CorruptCard {
@@ -66,6 +75,7 @@ impl From<Error> for Status {
                 err.to_string(),
                 None,
             ),
+            Error::NothingToImport { .. } => Status::failed_precondition(err.to_string()),
             Error::ReadData { .. }
             | Error::CorruptCard { .. }
             | Error::Db(_)

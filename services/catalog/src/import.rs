@@ -114,6 +114,12 @@ pub async fn import_dir(
     .await
     .map_err(|cause| read_error(dir, std::io::Error::other(cause.to_string())))??;
     let parse_time = started.elapsed();
+    if import.cards.is_empty() {
+        return Err(Error::NothingToImport {
+            game: game.name().to_owned(),
+            path: dir.display().to_string(),
+        });
+    }
     progress(&format!(
         "{game}: {} cards, {} skipped records; saving",
         import.cards.len(),
