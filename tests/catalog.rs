@@ -20,6 +20,13 @@ async fn the_gateway_serves_cards_sets_and_globals_from_the_sample_catalog() {
         ),
         ("TURNIER_HTTP_ADDR".to_owned(), http.clone()),
     ]);
+    let mut env = env;
+    // An empty data folder: the sample catalog only, whatever lies beside the checkout.
+    let data = tempfile::tempdir().expect("temp dir");
+    env.insert(
+        "TURNIER_DATA_DIR".to_owned(),
+        data.path().display().to_string(),
+    );
     let mut turnier = Process::start("all-in-one", dir.path(), &["serve"], &env);
     let base = format!("http://{http}/api/v1");
 
@@ -92,10 +99,16 @@ async fn the_gateway_serves_cards_sets_and_globals_from_the_sample_catalog() {
 #[test]
 fn card_show_prints_a_card_from_the_local_catalog() {
     let dir = tempfile::tempdir().expect("temp dir");
+    // An empty data folder: the sample catalog only, whatever lies beside the checkout.
+    let data = tempfile::tempdir().expect("temp dir");
+    let no_data = [(
+        "TURNIER_DATA_DIR",
+        data.path().to_str().expect("UTF-8 path"),
+    )];
     let output = run(
         dir.path(),
         &["card", "show", "--game", "riftbound", "ogn-030a-298"],
-        &[],
+        &no_data,
     );
     assert!(
         output.status.success(),
@@ -108,7 +121,11 @@ fn card_show_prints_a_card_from_the_local_catalog() {
         "{card}"
     );
 
-    let missing = run(dir.path(), &["card", "show", "--game", "lor", "nope"], &[]);
+    let missing = run(
+        dir.path(),
+        &["card", "show", "--game", "lor", "nope"],
+        &no_data,
+    );
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no card `nope` in the lor catalog"));
 }

@@ -66,6 +66,29 @@ pub fn run(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     command.output().expect("turnier runs")
 }
 
+/// Runs `turnier` with `args` and `env` in `dir` to completion, writing `stdin` to its input.
+pub fn run_with_stdin(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = turnier()
+        .current_dir(dir)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("turnier starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let text = stdin.to_owned();
+    // Written from a thread so a child that answers before reading everything cannot block us.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let output = child.wait_with_output().expect("turnier runs");
+    writer.join().expect("the stdin writer does not panic");
+    output
+}
+
 /// A running `turnier` process, killed when dropped.
 pub struct Process {
     pub child: Child,

@@ -29,12 +29,21 @@ const STREAM_BATCH: i64 = 500;
 /// Name indexes by game, each with the catalog version it was built from.
 type NameIndexes = HashMap<Game, (String, Arc<NameIndex>)>;
 
+/// Parsed cards by game, for one catalog version: parsing stored JSON is most of a `GetCards`.
+type CardCaches = HashMap<Game, (String, HashMap<String, Card>)>;
+
+/// The most cards kept parsed per game; past it the cache starts over (a full Pokémon catalog
+/// is ~15,000 identities, so in practice it holds everything that was ever asked for).
+const CARD_CACHE_LIMIT: usize = 50_000;
+
 /// The `CatalogService` implementation.
 #[derive(Debug, Clone)]
 pub struct Api {
     store: Store,
     /// Name indexes by game, with the catalog version they were built from.
     names: Arc<RwLock<NameIndexes>>,
+    /// Parsed cards by game and catalog version.
+    cards: Arc<RwLock<CardCaches>>,
 }
 
 impl Api {
@@ -43,6 +52,7 @@ impl Api {
         Self {
             store,
             names: Arc::default(),
+            cards: Arc::default(),
         }
     }
 
@@ -60,9 +70,10 @@ impl Api {
                 limit: MAX_REFS,
             });
         }
+        let version = self.store.version(game).await?.unwrap_or_default();
         let resolved = self.store.resolve_refs(game, refs).await?;
         let ids: BTreeSet<String> = resolved.values().cloned().collect();
-        let cards = self.store.cards_by_id(game, &ids).await?;
+        let cards = self.cards_by_id(game, &version, ids).await?;
         let mut response = GetCardsResponse::default();
         let mut seen = BTreeSet::new();
         for reference in refs {
@@ -78,6 +89,46 @@ impl Api {
             }
         }
         Ok(response)
+    }
+
+    /// Returns the cards with these ids, parsed once per catalog version.
+    async fn cards_by_id(
+        &self,
+        game: Game,
+        version: &str,
+        ids: BTreeSet<String>,
+    ) -> Result<HashMap<String, Card>, Error> {
+        let mut found = HashMap::with_capacity(ids.len());
+        let mut missing = BTreeSet::new();
+        {
+            let caches = self.cards.read().await;
+            let cache = caches.get(&game).filter(|(cached, _)| cached == version);
+            for id in ids {
+                match cache.and_then(|(_, cards)| cards.get(&id)) {
+                    Some(card) => {
+                        found.insert(id, card.clone());
+                    }
+                    None => {
+                        missing.insert(id);
+                    }
+                }
+            }
+        }
+        if missing.is_empty() {
+            return Ok(found);
+        }
+        let loaded = self.store.cards_by_id(game, &missing).await?;
+        let mut caches = self.cards.write().await;
+        let (cached_version, cache) = caches.entry(game).or_default();
+        if cached_version != version || cache.len() + loaded.len() > CARD_CACHE_LIMIT {
+            *cached_version = version.to_owned();
+            cache.clear();
+        }
+        for (id, card) in loaded {
+            cache.insert(id.clone(), card.clone());
+            found.insert(id, card);
+        }
+        Ok(found)
     }
 
     async fn name_index(&self, game: Game) -> Result<Arc<NameIndex>, Error> {

@@ -178,23 +178,29 @@ pub fn sample(game: Game) -> Import {
 }
 
 /// The embedded default's first start: every game with no catalog yet gets the sample at
-/// once, then the data folder's cards (`data_dir/<game>`, when it exists). Failures are logged,
-/// not fatal: the platform serves what it has.
+/// once, and then the data folder's cards (`data_dir/<game>`, when it exists) are imported one
+/// game after another. Failures are logged, not fatal: the platform serves what it has.
 pub async fn bootstrap(store: Store, data_dir: Option<PathBuf>) {
+    let mut empty = Vec::new();
     for game in Game::ALL {
         match store.version(game).await {
-            Ok(Some(_)) => continue,
-            Ok(None) => {}
-            Err(err) => {
-                tracing::error!(%game, error = %err, "cannot read the catalog version");
-                continue;
+            Ok(Some(_)) => {}
+            Ok(None) => empty.push(game),
+            Err(err) => tracing::error!(%game, error = %err, "cannot read the catalog version"),
+        }
+    }
+    // Every game has cards within moments of the first start; the real data follows.
+    let mut sampled = Vec::new();
+    for game in empty {
+        match save(&store, game, sample(game), Duration::ZERO).await {
+            Ok(_) => {
+                tracing::info!(%game, "sample catalog loaded");
+                sampled.push(game);
             }
+            Err(err) => tracing::error!(%game, error = %err, "cannot save the sample catalog"),
         }
-        if let Err(err) = save(&store, game, sample(game), Duration::ZERO).await {
-            tracing::error!(%game, error = %err, "cannot save the sample catalog");
-            continue;
-        }
-        tracing::info!(%game, "sample catalog loaded");
+    }
+    for game in sampled {
         let Some(dir) = data_dir
             .as_ref()
             .map(|dir| dir.join(game.name()))

@@ -378,3 +378,49 @@ async fn resolve_card_names_finds_names_and_printings_and_says_why_not() {
         Some("no card named `Nobody`")
     );
 }
+
+/// Cards are parsed once per catalog version: a new import is seen at once.
+#[tokio::test]
+async fn get_cards_sees_a_new_import_at_once() {
+    let database = TestDatabase::sqlite();
+    let store = store(&database).await;
+    let api = catalog::grpc::Api::new(store.clone());
+    let refs = ["sv2-11".to_owned()];
+    store
+        .save_import(
+            Game::Pokemon,
+            &import_of(vec![card("pikachu--a", "Pikachu", &["sv2-11"])]),
+        )
+        .await
+        .expect("save");
+    let first = api
+        .cards_for_refs(Game::Pokemon, &refs)
+        .await
+        .expect("cards");
+    assert_eq!(
+        first.cards[0].card.as_ref().map(|c| c.name.as_str()),
+        Some("Pikachu")
+    );
+    // Asked twice: served from the parsed cache, same answer.
+    assert_eq!(
+        api.cards_for_refs(Game::Pokemon, &refs)
+            .await
+            .expect("cards"),
+        first
+    );
+    store
+        .save_import(
+            Game::Pokemon,
+            &import_of(vec![card("pikachu--a", "Pikachu (errata)", &["sv2-11"])]),
+        )
+        .await
+        .expect("save");
+    let second = api
+        .cards_for_refs(Game::Pokemon, &refs)
+        .await
+        .expect("cards");
+    assert_eq!(
+        second.cards[0].card.as_ref().map(|c| c.name.as_str()),
+        Some("Pikachu (errata)")
+    );
+}
