@@ -45,6 +45,12 @@ enum Command {
     /// Inspects the job queues: depth, dead letters, replay.
     #[command(subcommand)]
     Queue(crate::queue_cmd::QueueCommand),
+    /// Decodes and encodes deck codes (Legends of Runeterra, Piltover Archive), in process.
+    #[command(subcommand)]
+    Deck(crate::deck_cmd::DeckCommand),
+    /// Checks decks against declarative formats (taboo lists, rulings), in process.
+    #[command(subcommand)]
+    Format(crate::format_cmd::FormatCommand),
 }
 
 /// Settings shared by every command. Each flag mirrors an environment variable; the flag wins.
@@ -280,5 +286,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let config = Config::from_lookup(Role::All, lookup)?;
             crate::queue_cmd::run(&config, command).await
         }
+        // Pure conversion: no settings, no database.
+        Command::Deck(command) => crate::deck_cmd::run(command),
+        // Pure rules over a format file and stdin: no settings, no database, no server.
+        Command::Format(command) => crate::format_cmd::run(command),
     }
 }

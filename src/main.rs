@@ -7,6 +7,8 @@
 
 mod catalog_cmd;
 mod cli;
+mod deck_cmd;
+mod format_cmd;
 mod queue_cmd;
 mod serve;
 

@@ -26,6 +26,7 @@ pub mod search {
 pub mod decks {
     pub mod v1 {
         tonic::include_proto!("turnier.decks.v1");
+        include!(concat!(env!("OUT_DIR"), "/turnier.decks.v1.serde.rs"));
     }
 }
 pub mod scripts {

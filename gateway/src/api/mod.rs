@@ -9,6 +9,7 @@ use axum::Router;
 use utoipa::OpenApi as _;
 
 pub mod catalog;
+pub mod formats;
 
 use crate::state::AppState;
 
@@ -16,10 +17,15 @@ use crate::state::AppState;
 pub fn routes() -> Router<AppState> {
     // TODO(gateway): search, decks, scripts, tournaments and calculators join as their issues
     // land; until then their paths get the JSON 404 fallback.
-    Router::new().merge(catalog::routes())
+    Router::new()
+        .merge(catalog::routes())
+        .merge(formats::routes())
 }
 
 /// Returns the OpenAPI documents of the `/api/v1` modules, merged into [`crate::openapi()`].
 pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
-    vec![catalog::CatalogDoc::openapi()]
+    vec![
+        catalog::CatalogDoc::openapi(),
+        formats::FormatsDoc::openapi(),
+    ]
 }

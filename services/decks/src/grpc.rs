@@ -1,14 +1,191 @@
-//! The tonic implementation of `turnier.decks.v1.DeckService`.
+//! The tonic implementation of `turnier.decks.v1.DeckService`: converts requests to domain
+//! types, calls the pure format rules, converts back. Errors become `Status` once, in
+//! `crate::error`.
+//!
+//! Formats travel in the request as their documented JSON text, so nothing here is stored.
 
+use proto::decks::v1 as pb;
 use proto::decks::v1::deck_service_server::{DeckService, DeckServiceServer};
+use tonic::{Request, Response, Status};
+
+use crate::Error;
+use crate::domain::format::{
+    Authority, Card, CardId, CardRuling, CopyLimit, Deck, Format, Problem, Report, TabooListRef,
+    parse_moment,
+};
 
 /// The `DeckService` implementation.
 #[derive(Debug, Clone, Default)]
 pub struct Api;
 
-impl DeckService for Api {}
+impl Api {
+    /// Checks the request's deck against its format on its moment.
+    #[tracing::instrument(skip_all, fields(format_bytes = request.format_json.len(),
+        cards = request.deck.as_ref().map_or(0, |deck| deck.cards.len())))]
+    pub async fn check_deck(
+        &self,
+        request: pb::CheckDeckAgainstFormatRequest,
+    ) -> Result<pb::CheckDeckAgainstFormatResponse, Error> {
+        // Reading a format of up to 1 MiB is CPU work measured in milliseconds: off the runtime.
+        in_blocking_task(move || {
+            let format = Format::from_json(&request.format_json)?;
+            let moment = parse_moment(&request.moment)?;
+            let deck = deck_from_proto(request.deck.as_ref().ok_or(Error::MissingField("deck"))?)?;
+            Ok(report_to_proto(&format.check(&deck, &moment)))
+        })
+        .await
+    }
+
+    /// Returns the rules of the request's format on its moment for the cards asked about.
+    #[tracing::instrument(skip_all, fields(format_bytes = request.format_json.len(),
+        cards = request.cards.len()))]
+    pub async fn ruling(
+        &self,
+        request: pb::GetRulingRequest,
+    ) -> Result<pb::GetRulingResponse, Error> {
+        in_blocking_task(move || {
+            let format = Format::from_json(&request.format_json)?;
+            let moment = parse_moment(&request.moment)?;
+            let cards = request
+                .cards
+                .iter()
+                .enumerate()
+                .map(|(index, card)| ruling_card(index, card))
+                .collect::<Result<Vec<_>, _>>()?;
+            let ruling = format.ruling_on(&moment);
+            Ok(pb::GetRulingResponse {
+                format: Some(pb::FormatRef {
+                    code: format.code().as_str().to_owned(),
+                }),
+                day: ruling.day().to_string(),
+                taboo_list: ruling.taboo_list().map(|list| {
+                    taboo_list_to_proto(&TabooListRef {
+                        code: list.code().clone(),
+                        effective_from: list.effective_from(),
+                    })
+                }),
+                cards: cards
+                    .iter()
+                    .map(|card| card_ruling_to_proto(card.id(), &ruling.card(card)))
+                    .collect(),
+            })
+        })
+        .await
+    }
+}
+
+#[tonic::async_trait]
+impl DeckService for Api {
+    async fn check_deck_against_format(
+        &self,
+        request: Request<pb::CheckDeckAgainstFormatRequest>,
+    ) -> Result<Response<pb::CheckDeckAgainstFormatResponse>, Status> {
+        Ok(Response::new(self.check_deck(request.into_inner()).await?))
+    }
+
+    async fn get_ruling(
+        &self,
+        request: Request<pb::GetRulingRequest>,
+    ) -> Result<Response<pb::GetRulingResponse>, Status> {
+        Ok(Response::new(self.ruling(request.into_inner()).await?))
+    }
+}
 
 /// Returns the tonic server for this service.
 pub fn server() -> DeckServiceServer<Api> {
     DeckServiceServer::new(Api)
+}
+
+/// Runs `work` on the blocking pool, inside the calling request's span.
+async fn in_blocking_task<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    let span = tracing::Span::current();
+    tokio::task::spawn_blocking(move || span.in_scope(work)).await?
+}
+
+/// Reads a deck sent over gRPC with the rules of the deck JSON.
+///
+/// The canonical proto3 JSON of `pb::Deck` is the documented deck JSON, so reading that JSON
+/// applies the one set of deck rules (shapes, counts, limits, each card once) and names a bad
+/// field by the same path `turnier format check` does (`cards[1].copyLimit`). A count of 0 is
+/// proto3's absent value, so it is refused as missing.
+fn deck_from_proto(deck: &pb::Deck) -> Result<Deck, Error> {
+    let json = serde_json::to_string(deck)
+        .expect("a prost message with pbjson serde always serializes to JSON");
+    Ok(Deck::from_json(&json)?)
+}
+
+/// Reads card `index` of a ruling request.
+fn ruling_card(index: usize, card: &pb::RulingCard) -> Result<Card, Error> {
+    let id = CardId::parse(&card.id).map_err(|problem| Error::InvalidCard {
+        field: format!("cards[{index}].id"),
+        problem: problem.into(),
+    })?;
+    let mut ruled = Card::new(id);
+    if let Some(copies) = card.copy_limit {
+        let limit = CopyLimit::new(u64::from(copies)).ok_or_else(|| Error::InvalidCard {
+            field: format!("cards[{index}].copyLimit"),
+            problem: Problem::OutOfRange {
+                min: u64::from(CopyLimit::MIN),
+                max: u64::from(CopyLimit::MAX),
+                found: i128::from(copies),
+            },
+        })?;
+        ruled = ruled.with_copy_limit(limit);
+    }
+    Ok(ruled)
+}
+
+fn report_to_proto(report: &Report) -> pb::CheckDeckAgainstFormatResponse {
+    pb::CheckDeckAgainstFormatResponse {
+        valid: report.is_valid(),
+        taboo_list: report.taboo_list().map(taboo_list_to_proto),
+        cards: report
+            .cards()
+            .iter()
+            .map(|card| card_ruling_to_proto(&card.card, &card.ruling))
+            .collect(),
+        issues: report
+            .issues()
+            .iter()
+            .map(|issue| pb::Issue {
+                code: issue.code.as_str().to_owned(),
+                card: issue.card.as_ref().map(|card| card.as_str().to_owned()),
+                message: issue.message.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn card_ruling_to_proto(card: &CardId, ruling: &CardRuling) -> pb::CardRuling {
+    pb::CardRuling {
+        card: card.as_str().to_owned(),
+        banned_by: ruling.banned_by.as_ref().map(authority_to_proto),
+        copy_limit: ruling.copy_limit.map(|limit| u32::from(limit.get())),
+        restricted_by: ruling.restricted_by.as_ref().map(authority_to_proto),
+    }
+}
+
+fn authority_to_proto(authority: &Authority) -> pb::Authority {
+    let kind = match authority {
+        Authority::Format { code } => pb::authority::Kind::Format(pb::FormatRef {
+            code: code.as_str().to_owned(),
+        }),
+        Authority::TabooList {
+            code,
+            effective_from,
+        } => pb::authority::Kind::TabooList(pb::TabooListRef {
+            code: code.as_str().to_owned(),
+            effective_from: effective_from.to_string(),
+        }),
+    };
+    pb::Authority { kind: Some(kind) }
+}
+
+fn taboo_list_to_proto(list: &TabooListRef) -> pb::TabooListRef {
+    pb::TabooListRef {
+        code: list.code.as_str().to_owned(),
+        effective_from: list.effective_from.to_string(),
+    }
 }

@@ -1,10 +1,14 @@
 //! The decks service: deck codes, deck lists, formats and rulings.
 //!
-//! Its RPCs arrive with the issue that builds it; until then it serves only the gRPC health
-//! protocol and server reflection (added by `kit::server`).
+//! It checks decks against declarative formats and gives the rulings of a day
+//! (`CheckDeckAgainstFormat`, `GetRuling`); formats travel in the request, so it stores
+//! nothing. The gRPC health protocol and server reflection are added by `kit::server`.
 
 pub mod domain;
+mod error;
 pub mod grpc;
+
+pub use error::Error;
 
 use kit::services::Service;
 

@@ -3,3 +3,4 @@
 
 pub mod codes;
 pub mod format;
+pub mod lists;

@@ -58,6 +58,19 @@ pub struct DecodedDeck<D> {
 /// Encoders call this so a card pasted twice is written once with its total, rather than as two
 /// entries that a decoder would return separately.
 fn merge_duplicates<C: Clone + Eq + std::hash::Hash>(cards: &[CardCount<C>]) -> Vec<CardCount<C>> {
+    // A deck has a few dozen distinct cards: a linear scan beats hashing them (the encoders'
+    // budget is 2 µs per code). Pasted monsters still get the hash map.
+    const LINEAR_UP_TO: usize = 64;
+    if cards.len() <= LINEAR_UP_TO {
+        let mut merged: Vec<CardCount<C>> = Vec::with_capacity(cards.len());
+        for card in cards {
+            match merged.iter_mut().find(|m| m.card_code == card.card_code) {
+                Some(existing) => existing.count = existing.count.saturating_add(card.count),
+                None => merged.push(card.clone()),
+            }
+        }
+        return merged;
+    }
     let mut merged: Vec<CardCount<C>> = Vec::with_capacity(cards.len());
     let mut index: std::collections::HashMap<&C, usize> = std::collections::HashMap::new();
     for card in cards {

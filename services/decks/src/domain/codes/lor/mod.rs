@@ -100,6 +100,27 @@ pub fn decode(code: &str) -> Result<DecodedDeck<LorDeck>, DeckCodeError> {
 /// writes. A card listed twice (or in both main deck and sideboard) is written once with the
 /// sum of its counts.
 pub fn encode(deck: &LorDeck) -> Result<String, DeckCodeError> {
+    encode_with(deck, None)
+}
+
+/// Encodes a deck in the version asked for, from the lowest that knows every faction of the
+/// deck up to [`NEWEST_VERSION`].
+///
+/// Fails with [`DeckCodeError::VersionTooLow`] when a faction of the deck is newer than
+/// `version`, and with [`DeckCodeError::UnknownVersion`] for 0 or a version newer than this
+/// codec writes.
+pub fn encode_as(deck: &LorDeck, version: u8) -> Result<String, DeckCodeError> {
+    if version == 0 || version > NEWEST_VERSION {
+        return Err(DeckCodeError::UnknownVersion {
+            version,
+            newest: NEWEST_VERSION,
+        });
+    }
+    encode_with(deck, Some(version))
+}
+
+/// Encodes in `requested`, or in the lowest version that knows every faction when `None`.
+fn encode_with(deck: &LorDeck, requested: Option<u8>) -> Result<String, DeckCodeError> {
     let all: Vec<_> = deck.main.iter().chain(&deck.sideboard).cloned().collect();
     if let Some(empty) = all.iter().find(|c| c.count == 0) {
         return Err(DeckCodeError::ZeroCount {
@@ -115,6 +136,17 @@ pub fn encode(deck: &LorDeck) -> Result<String, DeckCodeError> {
         .map(|c| c.card_code.faction().version())
         .max()
         .unwrap_or(1);
+    let version = match requested {
+        Some(requested) if requested < version => {
+            return Err(DeckCodeError::VersionTooLow {
+                requested,
+                required: version,
+                reason: "a faction of the deck",
+            });
+        }
+        Some(requested) => requested,
+        None => version,
+    };
     let mut bytes = vec![FORMAT << 4 | version];
     for count in [3, 2, 1] {
         write_lists(
@@ -211,6 +243,38 @@ mod tests {
             };
             let decoded = decode(&encode(&deck).expect("encodes")).expect("decodes");
             assert_eq!(decoded.version, version, "{code}");
+        }
+    }
+
+    #[test]
+    fn writes_the_version_asked_for_when_it_knows_every_faction() {
+        let deck = LorDeck {
+            main: vec![card("01DE001", 3), card("04SH001", 1)],
+            sideboard: vec![],
+        };
+        let lowest = decode(&encode(&deck).expect("encodes")).expect("decodes");
+        assert_eq!(lowest.version, 3);
+        let asked = decode(&encode_as(&deck, 5).expect("encodes")).expect("decodes");
+        assert_eq!(
+            (asked.version, sorted(asked.deck.main)),
+            (5, sorted(deck.main.clone()))
+        );
+        assert_eq!(
+            encode_as(&deck, 2),
+            Err(DeckCodeError::VersionTooLow {
+                requested: 2,
+                required: 3,
+                reason: "a faction of the deck",
+            })
+        );
+        for version in [0, NEWEST_VERSION + 1] {
+            assert_eq!(
+                encode_as(&deck, version),
+                Err(DeckCodeError::UnknownVersion {
+                    version,
+                    newest: NEWEST_VERSION
+                })
+            );
         }
     }
 

@@ -21,8 +21,6 @@ mod card;
 
 pub use card::{NumberPrefix, RiftboundCardCode, RiftboundSet, Variant};
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::{CardCount, DeckCodeError, DecodedDeck, base32, merge_duplicates, varint};
@@ -278,50 +276,37 @@ struct CardWriter {
 impl CardWriter {
     /// Versions 1–4: a list count for every copy count from `ceiling` down to 1.
     fn dense_section(&mut self, cards: &[CardCount<RiftboundCardCode>], ceiling: u32) {
+        let sorted = sorted_for_writing(cards);
         for count in (1..=ceiling).rev() {
-            self.lists(
-                cards
-                    .iter()
-                    .filter(|c| c.count == count)
-                    .map(|c| &c.card_code),
-            );
+            self.lists(of_count(&sorted, count));
         }
     }
 
     /// Versions 5–6: only the copy counts that occur, most first.
     fn sparse_section(&mut self, cards: &[CardCount<RiftboundCardCode>]) {
-        let mut counts: Vec<u32> = cards.iter().map(|c| c.count).collect();
-        counts.sort_unstable_by(|a, b| b.cmp(a));
+        let sorted = sorted_for_writing(cards);
+        let mut counts: Vec<u32> = sorted.iter().map(|c| c.count).collect();
         counts.dedup();
         varint::write(&mut self.bytes, counts.len() as u64);
         for count in counts {
             varint::write(&mut self.bytes, u64::from(count));
-            self.lists(
-                cards
-                    .iter()
-                    .filter(|c| c.count == count)
-                    .map(|c| &c.card_code),
-            );
+            self.lists(of_count(&sorted, count));
         }
     }
 
     /// Writes the cards of one copy count as lists sharing set and variant, ordered by set
-    /// then variant, numbers ascending within a list.
-    fn lists<'c>(&mut self, cards: impl Iterator<Item = &'c RiftboundCardCode>) {
-        let mut lists: BTreeMap<(RiftboundSet, Variant), Vec<&RiftboundCardCode>> = BTreeMap::new();
-        for card in cards {
-            lists
-                .entry((card.set, card.variant))
-                .or_default()
-                .push(card);
-        }
-        varint::write(&mut self.bytes, lists.len() as u64);
-        for ((set, variant), mut list) in lists {
-            list.sort_by_key(|c| c.number_order());
+    /// then variant, numbers ascending within a list. `cards` comes sorted that way.
+    fn lists(&mut self, cards: &[&CardCount<RiftboundCardCode>]) {
+        let same_list = |a: &&CardCount<RiftboundCardCode>, b: &&CardCount<RiftboundCardCode>| {
+            (a.card_code.set, a.card_code.variant) == (b.card_code.set, b.card_code.variant)
+        };
+        varint::write(&mut self.bytes, cards.chunk_by(same_list).count() as u64);
+        for list in cards.chunk_by(same_list) {
+            let first = &list[0].card_code;
             varint::write(&mut self.bytes, list.len() as u64);
-            self.bytes.extend([set.id(), variant.id()]);
+            self.bytes.extend([first.set.id(), first.variant.id()]);
             for card in list {
-                self.number(card);
+                self.number(&card.card_code);
             }
         }
     }
@@ -338,6 +323,32 @@ impl CardWriter {
         }
         varint::write(&mut self.bytes, u64::from(card.number));
     }
+}
+
+/// Returns the cards in writing order: most copies first, then by set, variant and number.
+fn sorted_for_writing(
+    cards: &[CardCount<RiftboundCardCode>],
+) -> Vec<&CardCount<RiftboundCardCode>> {
+    let mut sorted: Vec<_> = cards.iter().collect();
+    sorted.sort_unstable_by_key(|c| {
+        (
+            std::cmp::Reverse(c.count),
+            c.card_code.set,
+            c.card_code.variant,
+            c.card_code.number_order(),
+        )
+    });
+    sorted
+}
+
+/// Returns the run of cards with `count` copies in a slice sorted by [`sorted_for_writing`].
+fn of_count<'s, 'c>(
+    sorted: &'s [&'c CardCount<RiftboundCardCode>],
+    count: u32,
+) -> &'s [&'c CardCount<RiftboundCardCode>] {
+    let start = sorted.partition_point(|c| c.count > count);
+    let end = sorted.partition_point(|c| c.count >= count);
+    &sorted[start..end]
 }
 
 /// Reads cards, expecting a flag byte before each number when `flagged`.
