@@ -51,6 +51,9 @@ enum Command {
     /// Checks decks against declarative formats (taboo lists, rulings), in process.
     #[command(subcommand)]
     Format(crate::format_cmd::FormatCommand),
+    /// Computes tournament standings from an event file, in process.
+    #[command(subcommand)]
+    Tournament(crate::tournament_cmd::TournamentCommand),
 }
 
 /// Settings shared by every command. Each flag mirrors an environment variable; the flag wins.
@@ -287,8 +290,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             crate::queue_cmd::run(&config, command).await
         }
         // Pure conversion: no settings, no database.
+        Command::Deck(crate::deck_cmd::DeckCommand::Import { game, single_deck }) => {
+            let config = Config::from_lookup(Role::All, lookup)?;
+            crate::deck_cmd::import(&config, &game, single_deck).await
+        }
         Command::Deck(command) => crate::deck_cmd::run(command),
         // Pure rules over a format file and stdin: no settings, no database, no server.
         Command::Format(command) => crate::format_cmd::run(command),
+        // Pure rules over an event on stdin: no settings, no database, no server.
+        Command::Tournament(command) => crate::tournament_cmd::run(command),
     }
 }

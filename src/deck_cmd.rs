@@ -33,6 +33,16 @@ pub enum DeckCommand {
         #[arg(long, value_name = "N")]
         version: Option<u8>,
     },
+    /// Reads any supported deck code or list on stdin and prints the cards by pile, the format
+    /// that read it and every skipped line (cards found in the local catalog).
+    Import {
+        /// lor, pokemon or riftbound.
+        #[arg(long)]
+        game: String,
+        /// A single-deck layout: the sideboard is left out, with a warning saying how many cards.
+        #[arg(long)]
+        single_deck: bool,
+    },
 }
 
 /// A game that has a binary deck code.
@@ -55,6 +65,9 @@ impl CodeGame {
     }
 }
 
+/// `turnier deck import`, which needs the catalog; the other commands are pure.
+pub use crate::deck_import::run as import;
+
 /// Runs `turnier deck …`.
 pub fn run(command: DeckCommand) -> anyhow::Result<()> {
     match answer(command) {
@@ -75,6 +88,8 @@ pub fn run(command: DeckCommand) -> anyhow::Result<()> {
 fn answer(command: DeckCommand) -> anyhow::Result<serde_json::Value> {
     match command {
         DeckCommand::Decode { game, code } => decode(CodeGame::parse(&game)?, code.trim()),
+        // Routed to `import` by the command line before it gets here: it needs the catalog.
+        DeckCommand::Import { .. } => anyhow::bail!("`deck import` needs the catalog"),
         DeckCommand::Encode { game, version } => {
             let game = CodeGame::parse(&game)?;
             let mut input = String::new();

@@ -8,9 +8,11 @@
 mod catalog_cmd;
 mod cli;
 mod deck_cmd;
+mod deck_import;
 mod format_cmd;
 mod queue_cmd;
 mod serve;
+mod tournament_cmd;
 
 use std::process::ExitCode;
 

@@ -155,7 +155,8 @@ impl Api {
         Ok(index)
     }
 
-    async fn resolve_names(
+    /// Resolves deck-list lines to refs, one result per line, in order.
+    pub async fn resolve_names(
         &self,
         game: Game,
         lines: &[String],

@@ -92,16 +92,26 @@ impl NameIndex {
                 }
             }
             for printing in &card.printings {
-                let number = printing
+                // The printed number (`2`) and the one in the id (`r02` in `ven-r02`): codes
+                // and lists write either.
+                let numbers = printing
                     .number
-                    .clone()
-                    .or_else(|| printing_number_from_id(&printing.id))
-                    .unwrap_or_default();
-                let key = (printing.set_code.to_lowercase(), trim_number(&number));
-                index.by_printing.entry(key).or_insert_with(|| Resolved {
-                    reference: printing.id.clone(),
-                    card_id: card.id.clone(),
-                });
+                    .iter()
+                    .cloned()
+                    .chain(printing_number_from_id(&printing.id));
+                let set_key = printing.set_code.to_lowercase();
+                // A set every printing names is a set, even one the set list leaves out.
+                index
+                    .set_keys
+                    .entry(set_key.clone())
+                    .or_insert_with(|| set_key.clone());
+                for number in numbers {
+                    let key = (set_key.clone(), trim_number(&number));
+                    index.by_printing.entry(key).or_insert_with(|| Resolved {
+                        reference: printing.id.clone(),
+                        card_id: card.id.clone(),
+                    });
+                }
             }
         }
         index
@@ -271,6 +281,21 @@ mod tests {
                 set: "OGN".to_owned(),
                 number: "44".to_owned()
             })
+        );
+    }
+
+    #[test]
+    fn a_number_as_the_printing_id_writes_it_finds_the_printing_too() {
+        let mut rune = card("rb-2", "Calm Rune", &[("ven-r02", "VEN", "2")]);
+        rune.printings[0].number = Some("2".to_owned());
+        let index = NameIndex::build(Game::Riftbound, &[rune], &[set("VEN", None)]);
+        assert_eq!(
+            index.resolve("VEN R02").map(|r| r.reference),
+            Ok("ven-r02".to_owned())
+        );
+        assert_eq!(
+            index.resolve("VEN 2").map(|r| r.reference),
+            Ok("ven-r02".to_owned())
         );
     }
 

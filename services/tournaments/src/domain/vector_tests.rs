@@ -1,0 +1,49 @@
+//! The worked example of the page, read from the shared vectors (never copied into the repo):
+//! every standing of `worked-example*.standings.json` reproduced exactly.
+
+use std::path::PathBuf;
+
+use super::{Event, standings};
+
+/// The shared vectors folder: `TURNIER_VECTORS_DIR`, else `../../../shared/vectors` from this
+/// crate.
+pub(crate) fn vectors_dir() -> PathBuf {
+    std::env::var_os("TURNIER_VECTORS_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
+        PathBuf::from,
+    )
+}
+
+fn read(name: &str) -> String {
+    let path = vectors_dir().join("tournaments").join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|err| panic!("cannot read the vector {}: {err}", path.display()))
+}
+
+fn assert_reproduces(example: &str) {
+    let event = Event::from_json(&read(&format!("{example}.event.json"))).expect("a valid event");
+    let expected: serde_json::Value =
+        serde_json::from_str(&read(&format!("{example}.standings.json"))).expect("valid JSON");
+    let actual = serde_json::to_value(standings(&event)).expect("serializable standings");
+    assert_eq!(
+        actual,
+        expected,
+        "{example}: got {}",
+        serde_json::to_string_pretty(&actual).expect("serializable")
+    );
+}
+
+#[test]
+fn reproduces_the_worked_example_with_every_tiebreaker() {
+    assert_reproduces("worked-example");
+}
+
+#[test]
+fn reproduces_the_worked_example_under_the_pokemon_defaults() {
+    assert_reproduces("worked-example-pokemon-defaults");
+}
+
+#[test]
+fn reproduces_the_worked_example_under_the_riftbound_defaults() {
+    assert_reproduces("worked-example-riftbound-defaults");
+}
