@@ -733,9 +733,16 @@ fn any_riftbound_deck() -> impl Strategy<Value = ExportDeck> {
             reference: format!("{set}-{number:03}{variant}-298"),
             list_set: None,
         });
-    proptest::collection::vec(card, 1..30).prop_map(|cards| ExportDeck {
-        cards,
-        chosen_champion: None,
+    // One printing has one name: a deck never holds the same ref under two names.
+    proptest::collection::vec(card, 1..30).prop_map(|cards| {
+        let mut seen = std::collections::HashSet::new();
+        ExportDeck {
+            cards: cards
+                .into_iter()
+                .filter(|card| seen.insert(card.reference.clone()))
+                .collect(),
+            chosen_champion: None,
+        }
     })
 }
 
