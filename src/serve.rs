@@ -9,15 +9,21 @@ use kit::shutdown::Shutdown;
 use tokio::task::JoinSet;
 
 /// Adds the routes of `service` to a gRPC server.
-fn mount(service: Service, routes: &mut tonic::service::RoutesBuilder, db: &Database) {
+fn mount(
+    service: Service,
+    routes: &mut tonic::service::RoutesBuilder,
+    db: &Database,
+    config: &Config,
+) -> anyhow::Result<()> {
     match service {
         Service::Catalog => catalog::mount(routes, db),
+        Service::Decks => decks::mount(routes, &config.service_urls[&Service::Catalog])?,
         Service::Search => search::mount(routes),
-        Service::Decks => decks::mount(routes),
         Service::Scripts => scripts::mount(routes),
         Service::Tournaments => tournaments::mount(routes),
         Service::Calculators => calculators::mount(routes),
     }
+    Ok(())
 }
 
 /// Every service's migrations, in addition to kit's own.
@@ -87,7 +93,7 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
     if let (Some(listener), Some(db)) = (grpc_listener, &db) {
         let mut routes = tonic::service::RoutesBuilder::default();
         for service in &services {
-            mount(*service, &mut routes, db);
+            mount(*service, &mut routes, db, &config)?;
         }
         if services.contains(&Service::Catalog) {
             // First start: the sample catalog at once, the data folder in the background.

@@ -9,16 +9,18 @@ use axum::Router;
 use utoipa::OpenApi as _;
 
 pub mod catalog;
+pub mod decks;
 pub mod formats;
 
 use crate::state::AppState;
 
 /// Returns the `/api/v1/...` routes.
 pub fn routes() -> Router<AppState> {
-    // TODO(gateway): search, decks, scripts, tournaments and calculators join as their issues
-    // land; until then their paths get the JSON 404 fallback.
+    // TODO(gateway): search, scripts, tournaments and calculators join as their issues land;
+    // until then their paths get the JSON 404 fallback.
     Router::new()
         .merge(catalog::routes())
+        .merge(decks::routes())
         .merge(formats::routes())
 }
 
@@ -26,6 +28,7 @@ pub fn routes() -> Router<AppState> {
 pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
     vec![
         catalog::CatalogDoc::openapi(),
+        decks::DecksDoc::openapi(),
         formats::FormatsDoc::openapi(),
     ]
 }

@@ -11,6 +11,9 @@ use crate::domain::format::{InvalidDeck, InvalidMoment, Problem};
 /// What can go wrong in the decks service.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A deck import that failed as a whole.
+    #[error(transparent)]
+    Import(#[from] crate::import::ImportError),
     /// A format, or a deck, that fails to read; its code says which.
     #[error(transparent)]
     InvalidDeck(#[from] InvalidDeck),
@@ -28,6 +31,20 @@ pub enum Error {
     /// A required message field is absent.
     #[error("missing field `{0}`")]
     MissingField(&'static str),
+    /// A pasted deck that no format reads.
+    #[error(transparent)]
+    UnreadableDeck(#[from] crate::domain::lists::ListError),
+    /// The catalog could not be asked.
+    #[error(transparent)]
+    Catalog(#[from] crate::import::LookupError),
+    /// A request field over its size limit.
+    #[error("{what} is over the {limit}-byte limit")]
+    TooLarge {
+        /// What was too large.
+        what: &'static str,
+        /// The limit in bytes.
+        limit: usize,
+    },
     /// The blocking task that read and checked the format failed: a bug.
     #[error("the format check did not finish: {0}")]
     TaskFailed(#[from] tokio::task::JoinError),
@@ -68,6 +85,20 @@ impl From<Error> for Status {
                     err.to_string(),
                     Some(&details),
                 )
+            }
+            Error::Import(crate::import::ImportError::Unreadable(_)) | Error::UnreadableDeck(_) => {
+                kit::status::status(
+                    Code::InvalidArgument,
+                    "unreadable_deck",
+                    err.to_string(),
+                    None,
+                )
+            }
+            Error::Import(crate::import::ImportError::Lookup(_)) | Error::Catalog(_) => {
+                Status::unavailable(err.to_string())
+            }
+            Error::TooLarge { .. } => {
+                kit::status::status(Code::ResourceExhausted, "too_large", err.to_string(), None)
             }
             Error::TaskFailed(_) => {
                 // The caller gets a generic message; the cause is logged inside the request span.

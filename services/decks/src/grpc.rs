@@ -15,10 +15,68 @@ use crate::domain::format::{
 };
 
 /// The `DeckService` implementation.
-#[derive(Debug, Clone, Default)]
-pub struct Api;
+#[derive(Debug, Clone)]
+pub struct Api {
+    /// Where imported decks find their cards.
+    catalog: crate::catalog_client::CatalogClient,
+}
 
 impl Api {
+    /// Creates the service; imports find their cards through `catalog`.
+    pub fn new(catalog: crate::catalog_client::CatalogClient) -> Self {
+        Self { catalog }
+    }
+
+    /// Imports a pasted deck: reads it, finds its cards in the catalog, sorts them into piles.
+    #[tracing::instrument(skip_all, fields(game = request.game, text_bytes = request.text.len()))]
+    pub async fn import(
+        &self,
+        request: pb::ImportDeckRequest,
+    ) -> Result<pb::ImportDeckResponse, Error> {
+        if request.text.len() > MAX_DECK_TEXT_BYTES {
+            return Err(Error::TooLarge {
+                what: "deck text",
+                limit: MAX_DECK_TEXT_BYTES,
+            });
+        }
+        let game = game(request.game)?;
+        let deck =
+            crate::import::import_deck(&self.catalog, game, &request.text, request.single_deck)
+                .await?;
+        Ok(pb::ImportDeckResponse {
+            format: deck.format.to_owned(),
+            piles: deck
+                .piles
+                .into_iter()
+                .map(|(name, cards)| pb::DeckPile {
+                    name: name.to_owned(),
+                    cards: cards
+                        .into_iter()
+                        .map(|card| pb::PileCard {
+                            r#ref: card.reference,
+                            card_id: card.card_id,
+                            name: card.name,
+                            count: card.count,
+                            line: u32::try_from(card.line).unwrap_or(u32::MAX),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            chosen_champion: deck.chosen_champion,
+            warnings: deck
+                .warnings
+                .into_iter()
+                .map(|warning| pb::ImportWarning {
+                    line: warning
+                        .line
+                        .map(|line| u32::try_from(line).unwrap_or(u32::MAX)),
+                    text: warning.text,
+                    reason: warning.reason,
+                })
+                .collect(),
+        })
+    }
+
     /// Checks the request's deck against its format on its moment.
     #[tracing::instrument(skip_all, fields(format_bytes = request.format_json.len(),
         cards = request.deck.as_ref().map_or(0, |deck| deck.cards.len())))]
@@ -89,11 +147,46 @@ impl DeckService for Api {
     ) -> Result<Response<pb::GetRulingResponse>, Status> {
         Ok(Response::new(self.ruling(request.into_inner()).await?))
     }
+
+    async fn import_deck(
+        &self,
+        request: Request<pb::ImportDeckRequest>,
+    ) -> Result<Response<pb::ImportDeckResponse>, Status> {
+        Ok(Response::new(self.import(request.into_inner()).await?))
+    }
+
+    async fn list_deck_formats(
+        &self,
+        request: Request<pb::ListDeckFormatsRequest>,
+    ) -> Result<Response<pb::ListDeckFormatsResponse>, Status> {
+        let game = game(request.into_inner().game)?;
+        let formats = crate::import::import_formats(game)
+            .iter()
+            .map(|format| pb::DeckFormatInfo {
+                id: format.id().to_owned(),
+                has_sideboard: format.has_sideboard(),
+            })
+            .collect();
+        Ok(Response::new(pb::ListDeckFormatsResponse { formats }))
+    }
+}
+
+/// The largest deck text an import reads.
+pub const MAX_DECK_TEXT_BYTES: usize = 256 * 1024;
+
+fn game(value: i32) -> Result<crate::domain::lists::Game, Error> {
+    use crate::domain::lists::Game;
+    match proto::common::v1::Game::try_from(value) {
+        Ok(proto::common::v1::Game::Lor) => Ok(Game::Lor),
+        Ok(proto::common::v1::Game::Pokemon) => Ok(Game::Pokemon),
+        Ok(proto::common::v1::Game::Riftbound) => Ok(Game::Riftbound),
+        Ok(proto::common::v1::Game::Unspecified) | Err(_) => Err(Error::MissingField("game")),
+    }
 }
 
 /// Returns the tonic server for this service.
-pub fn server() -> DeckServiceServer<Api> {
-    DeckServiceServer::new(Api)
+pub fn server(api: Api) -> DeckServiceServer<Api> {
+    DeckServiceServer::new(api)
 }
 
 /// Runs `work` on the blocking pool, inside the calling request's span.

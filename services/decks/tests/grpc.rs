@@ -30,7 +30,8 @@ async fn client() -> DeckServiceClient<Channel> {
         .expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("address"));
     let mut routes = tonic::service::RoutesBuilder::default();
-    decks::mount(&mut routes);
+    // Formats need no catalog: an address nobody listens on is never dialled.
+    decks::mount(&mut routes, "http://127.0.0.1:9").expect("a valid URL");
     tokio::spawn(kit::server::serve(
         listener,
         &[decks::SERVICE],

@@ -1,0 +1,133 @@
+//! `/api/v1/{game}/decks:import` and `/api/v1/{game}/decks:formats`: pasted decks for the web
+//! frontend's deck builder.
+
+// `ApiError` is what every handler answers with; it lives for one response, so its size on
+// the error path does not matter and boxing it would only add noise to every `?`.
+#![allow(clippy::result_large_err)]
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use http::StatusCode;
+use proto::common::v1::Game;
+use proto::decks::v1::deck_service_client::DeckServiceClient;
+use proto::decks::v1::{ImportDeckRequest, ListDeckFormatsRequest};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use utoipa::OpenApi;
+
+use crate::ApiError;
+use crate::state::AppState;
+use crate::upstream::TracedChannel;
+
+/// The deck-import routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/{game}/decks:import", post(import_deck))
+        .route("/api/v1/{game}/decks:formats", get(list_formats))
+}
+
+/// The deck routes' part of the OpenAPI document.
+#[derive(Debug, OpenApi)]
+#[openapi(
+    paths(import_deck, list_formats),
+    components(schemas(ImportBody)),
+    tags((name = "decks", description = "Deck codes and deck lists"))
+)]
+pub struct DecksDoc;
+
+fn game(name: &str) -> Result<Game, ApiError> {
+    match name {
+        "lor" => Ok(Game::Lor),
+        "pokemon" => Ok(Game::Pokemon),
+        "riftbound" => Ok(Game::Riftbound),
+        other => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_game",
+            format!("unknown game `{other}` (expected lor, pokemon or riftbound)"),
+        )),
+    }
+}
+
+fn client(state: &AppState) -> Result<DeckServiceClient<TracedChannel>, ApiError> {
+    state
+        .upstreams()
+        .channel(kit::services::Service::Decks)
+        .map(DeckServiceClient::new)
+        .ok_or_else(ApiError::internal)
+}
+
+/// The body of `decks:import`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ImportBody {
+    /// The pasted deck code or list.
+    text: String,
+    /// A single-deck layout: the sideboard is left out, with a warning.
+    #[serde(default)]
+    single_deck: bool,
+}
+
+/// Reads a pasted deck code or list and returns its cards by pile, the format that read it,
+/// and every line left out with why.
+#[utoipa::path(
+    post,
+    path = "/api/v1/{game}/decks:import",
+    tag = "decks",
+    params(("game" = String, Path, description = "lor, pokemon or riftbound")),
+    request_body = ImportBody,
+    responses(
+        (status = 200, description = "`{\"format\", \"piles\": {name: [card]}, \"chosenChampion\", \"warnings\"}`"),
+        (status = 400, description = "No format reads the text (`unreadable_deck`)", body = crate::ErrorBody)
+    )
+)]
+async fn import_deck(
+    State(state): State<AppState>,
+    Path(game_name): Path<String>,
+    Json(body): Json<ImportBody>,
+) -> Result<Json<Value>, ApiError> {
+    let game = game(&game_name)?;
+    let response = client(&state)?
+        .import_deck(ImportDeckRequest {
+            game: game as i32,
+            text: body.text,
+            single_deck: body.single_deck,
+        })
+        .await?
+        .into_inner();
+    let mut piles = Map::new();
+    for pile in response.piles {
+        let cards = serde_json::to_value(&pile.cards).map_err(|_| ApiError::internal())?;
+        piles.insert(pile.name, cards);
+    }
+    let warnings = serde_json::to_value(&response.warnings).map_err(|_| ApiError::internal())?;
+    Ok(Json(json!({
+        "game": game_name,
+        "format": response.format,
+        "piles": piles,
+        "chosenChampion": response.chosen_champion,
+        "warnings": warnings,
+    })))
+}
+
+/// Lists the formats a game imports, in the order they are tried.
+#[utoipa::path(
+    get,
+    path = "/api/v1/{game}/decks:formats",
+    tag = "decks",
+    params(("game" = String, Path, description = "lor, pokemon or riftbound")),
+    responses((status = 200, description = "`{\"formats\": [{\"id\", \"hasSideboard\"}]}`"))
+)]
+async fn list_formats(
+    State(state): State<AppState>,
+    Path(game_name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let game = game(&game_name)?;
+    let response = client(&state)?
+        .list_deck_formats(ListDeckFormatsRequest { game: game as i32 })
+        .await?
+        .into_inner();
+    Ok(Json(
+        serde_json::to_value(&response).map_err(|_| ApiError::internal())?,
+    ))
+}

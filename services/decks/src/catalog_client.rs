@@ -1,0 +1,80 @@
+//! The catalog service as a [`CardLookup`]: how the decks service finds cards, over gRPC.
+
+use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
+use proto::catalog::v1::{Card, GetCardsRequest, ResolveCardNamesRequest, ResolvedName};
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+use crate::domain::lists::Game;
+use crate::import::{CardLookup, LookupError};
+
+type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
+
+/// A client of the catalog service; calls carry the caller's trace context.
+#[derive(Debug, Clone)]
+pub struct CatalogClient {
+    client: CatalogServiceClient<InterceptedService<Channel, TraceInterceptor>>,
+}
+
+impl CatalogClient {
+    /// Connects lazily to the catalog at `url`.
+    pub fn new(url: &str) -> Result<Self, kit::client::ClientError> {
+        let channel = kit::client::channel(url)?;
+        Ok(Self {
+            client: CatalogServiceClient::with_interceptor(
+                channel,
+                kit::telemetry::trace_interceptor as TraceInterceptor,
+            ),
+        })
+    }
+}
+
+/// The catalog's game enum value for a deck game.
+pub fn proto_game(game: Game) -> i32 {
+    (match game {
+        Game::Lor => proto::common::v1::Game::Lor,
+        Game::Pokemon => proto::common::v1::Game::Pokemon,
+        Game::Riftbound => proto::common::v1::Game::Riftbound,
+    }) as i32
+}
+
+impl CardLookup for CatalogClient {
+    async fn cards_by_ref(
+        &self,
+        game: Game,
+        refs: Vec<String>,
+    ) -> Result<Vec<(String, Card)>, LookupError> {
+        let response = self
+            .client
+            .clone()
+            .get_cards(GetCardsRequest {
+                game: proto_game(game),
+                refs,
+            })
+            .await
+            .map_err(|status| LookupError(status.message().to_owned()))?;
+        Ok(response
+            .into_inner()
+            .cards
+            .into_iter()
+            .filter_map(|entry| Some((entry.r#ref, entry.card?)))
+            .collect())
+    }
+
+    async fn resolve_names(
+        &self,
+        game: Game,
+        lines: Vec<String>,
+    ) -> Result<Vec<ResolvedName>, LookupError> {
+        let response = self
+            .client
+            .clone()
+            .resolve_card_names(ResolveCardNamesRequest {
+                game: proto_game(game),
+                lines,
+            })
+            .await
+            .map_err(|status| LookupError(status.message().to_owned()))?;
+        Ok(response.into_inner().results)
+    }
+}

@@ -1,0 +1,237 @@
+//! Importing a pasted deck: read the text (`domain::lists`, pure), find its cards in the
+//! catalog, sort them into piles.
+//!
+//! Finding cards is a [`CardLookup`]: the catalog service over gRPC (what the decks service
+//! does), or the catalog in the same process (what `turnier deck import` does on a laptop).
+//! Both answer with the catalog's own messages, so there is one import path.
+
+use std::collections::BTreeMap;
+
+use proto::catalog::v1::{Card, ResolvedName};
+
+use crate::domain::lists::{self, CardText, Game, ListFormat, Section};
+
+/// Finds cards in the catalog.
+#[allow(async_fn_in_trait)] // Used with concrete types only; no `dyn` needed.
+pub trait CardLookup {
+    /// Returns the cards refs resolve to (`(ref, card)` for the refs found).
+    async fn cards_by_ref(
+        &self,
+        game: Game,
+        refs: Vec<String>,
+    ) -> Result<Vec<(String, Card)>, LookupError>;
+    /// Resolves deck-list lines (names, set + number), one result per line.
+    async fn resolve_names(
+        &self,
+        game: Game,
+        lines: Vec<String>,
+    ) -> Result<Vec<ResolvedName>, LookupError>;
+}
+
+/// The catalog could not be asked.
+#[derive(Debug, thiserror::Error)]
+#[error("the catalog did not answer: {0}")]
+pub struct LookupError(pub String);
+
+/// A card of an imported deck.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PileCard {
+    /// The deck ref (printing id, or LoR card code).
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The identity id.
+    pub card_id: String,
+    /// The card's name.
+    pub name: String,
+    /// Copies.
+    pub count: u32,
+    /// The line of the text it came from.
+    pub line: usize,
+}
+
+/// A line the import left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Warning {
+    /// The line number; `None` for a warning about the whole deck.
+    pub line: Option<usize>,
+    /// The line, or what the warning is about.
+    pub text: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// An imported deck.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportedDeck {
+    /// The game.
+    pub game: &'static str,
+    /// The format that read the text (`ptcg-live`, `rift1`, …).
+    pub format: &'static str,
+    /// Cards by pile: `main`, `sideboard`, and for Riftbound `legend`, `runes`, `battlefields`.
+    pub piles: BTreeMap<&'static str, Vec<PileCard>>,
+    /// The ref of the champion the deck chose (Riftbound), when it names one.
+    pub chosen_champion: Option<String>,
+    /// Every line left out, with why.
+    pub warnings: Vec<Warning>,
+}
+
+#[derive(Debug, Clone)]
+struct Found {
+    reference: String,
+    card_id: String,
+    name: String,
+    kind: Option<String>,
+}
+
+fn describe(reference: String, card: &Card) -> Found {
+    Found {
+        reference,
+        card_id: card.id.clone(),
+        name: card.name.clone(),
+        kind: card.game.as_ref().and_then(|game| game.r#type.clone()),
+    }
+}
+
+/// Reads `text` as a deck of `game`, finds its cards with `lookup`, and sorts them into piles.
+/// In a single-deck layout the sideboard is left out, with a warning saying how many cards.
+pub async fn import_deck(
+    lookup: &impl CardLookup,
+    game: Game,
+    text: &str,
+    single_deck: bool,
+) -> Result<ImportedDeck, ImportError> {
+    let imported = lists::import(game, text)?;
+
+    // Every distinct card text, looked up once: refs and codes by ref, the rest (and refs the
+    // catalog does not know as refs) by name resolution.
+    let mut texts: Vec<CardText> = imported.entries.iter().map(|e| e.card.clone()).collect();
+    texts.extend(imported.chosen_champion.clone());
+    texts.sort_by_key(ToString::to_string);
+    texts.dedup();
+    let mut found: BTreeMap<String, Result<Found, String>> = BTreeMap::new();
+    let refs: Vec<String> = texts
+        .iter()
+        .filter(|t| matches!(t, CardText::Ref(_) | CardText::Code(_)))
+        .map(ToString::to_string)
+        .collect();
+    if !refs.is_empty() {
+        for (reference, card) in lookup.cards_by_ref(game, refs).await? {
+            found.insert(reference.clone(), Ok(describe(reference, &card)));
+        }
+    }
+    let to_resolve: Vec<&CardText> = texts
+        .iter()
+        .filter(|t| !found.contains_key(&t.to_string()))
+        .collect();
+    let mut named = Vec::new();
+    if !to_resolve.is_empty() {
+        let lines: Vec<String> = to_resolve.iter().map(|t| t.query()).collect();
+        let results = lookup.resolve_names(game, lines).await?;
+        for (text, result) in to_resolve.iter().zip(results) {
+            match result.r#ref {
+                Some(reference) => named.push((text.to_string(), reference)),
+                None => {
+                    let why = result.problem.unwrap_or_else(|| "not found".to_owned());
+                    found.insert(text.to_string(), Err(why));
+                }
+            }
+        }
+    }
+    if !named.is_empty() {
+        let wanted = named
+            .iter()
+            .map(|(_, reference)| reference.clone())
+            .collect();
+        let cards: BTreeMap<String, Found> = lookup
+            .cards_by_ref(game, wanted)
+            .await?
+            .into_iter()
+            .map(|(reference, card)| (reference.clone(), describe(reference, &card)))
+            .collect();
+        for (text, reference) in named {
+            let result = cards
+                .get(&reference)
+                .cloned()
+                .ok_or_else(|| format!("no card `{reference}`"));
+            found.insert(text, result);
+        }
+    }
+
+    let resolved = imported.resolve(|text| {
+        found
+            .get(&text.to_string())
+            .cloned()
+            .unwrap_or_else(|| Err("not found".to_owned()))
+    });
+    let mut piles: BTreeMap<&'static str, Vec<PileCard>> = BTreeMap::new();
+    let mut warnings: Vec<Warning> = resolved
+        .skipped
+        .iter()
+        .map(|s| Warning {
+            line: Some(s.line),
+            text: s.text.clone(),
+            reason: s.reason.to_string(),
+        })
+        .collect();
+    let mut left_out = 0;
+    for entry in &resolved.entries {
+        let pile = pile(game, entry.section, entry.card.kind.as_deref());
+        if pile == "sideboard" && single_deck {
+            left_out += entry.count;
+            continue;
+        }
+        piles.entry(pile).or_default().push(PileCard {
+            reference: entry.card.reference.clone(),
+            card_id: entry.card.card_id.clone(),
+            name: entry.card.name.clone(),
+            count: entry.count,
+            line: entry.line,
+        });
+    }
+    if left_out > 0 {
+        warnings.push(Warning {
+            line: None,
+            text: "sideboard".to_owned(),
+            reason: format!("a single-deck layout has no sideboard: {left_out} cards left out"),
+        });
+    }
+    Ok(ImportedDeck {
+        game: game.name(),
+        format: resolved.format.id(),
+        piles,
+        chosen_champion: resolved.chosen_champion.map(|c| c.reference),
+        warnings,
+    })
+}
+
+/// Why a text could not be imported at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// No format reads it.
+    #[error(transparent)]
+    Unreadable(#[from] lists::ListError),
+    /// The catalog could not be asked.
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+}
+
+/// The pile a card goes to: Riftbound sorts by card type (the guide's Legend, Rune Deck,
+/// Battlefields, Main Deck and Sideboard); the other games have a main deck and a sideboard.
+fn pile(game: Game, section: Section, kind: Option<&str>) -> &'static str {
+    if section.is_sideboard() {
+        return "sideboard";
+    }
+    match (game, kind) {
+        (Game::Riftbound, Some("legend")) => "legend",
+        (Game::Riftbound, Some("rune")) => "runes",
+        (Game::Riftbound, Some("battlefield")) => "battlefields",
+        _ => "main",
+    }
+}
+
+/// The formats a game imports, in the order they are tried.
+pub fn import_formats(game: Game) -> &'static [ListFormat] {
+    game.import_formats()
+}

@@ -1,0 +1,84 @@
+//! Importing a pasted deck through the gateway: gateway → decks service → catalog service, all
+//! over real HTTP and gRPC in the all-in-one process (sample catalog).
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use support::{Process, wait_for_http_status};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pasted_list_comes_back_in_piles_with_its_format_and_skipped_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = tempfile::tempdir().expect("temp dir");
+    let ports = support::free_ports(2);
+    let env = BTreeMap::from([
+        (
+            "TURNIER_GRPC_ADDR".to_owned(),
+            format!("127.0.0.1:{}", ports[0]),
+        ),
+        (
+            "TURNIER_HTTP_ADDR".to_owned(),
+            format!("127.0.0.1:{}", ports[1]),
+        ),
+        (
+            "TURNIER_DATA_DIR".to_owned(),
+            data.path().display().to_string(),
+        ),
+    ]);
+    let mut turnier = Process::start("all-in-one", dir.path(), &["serve"], &env);
+    let base = format!("http://127.0.0.1:{}/api/v1", ports[1]);
+    // The sample catalog is there once its card answers.
+    wait_for_http_status(&mut turnier, &format!("{base}/pokemon/cards/svp-106"), 200).await;
+
+    let client = reqwest::Client::new();
+    let list = "Pokémon: 1\n4 Pikachu ex SVP 106\nnot a card line\n2 Nobody PAL 999\n";
+    let response = client
+        .post(format!("{base}/pokemon/decks:import"))
+        .json(&serde_json::json!({ "text": list }))
+        .send()
+        .await
+        .expect("import");
+    assert_eq!(response.status(), 200);
+    let deck: serde_json::Value = response.json().await.expect("JSON");
+    assert_eq!(deck["format"], "ptcg-live");
+    assert_eq!(deck["piles"]["main"][0]["ref"], "svp-106");
+    assert_eq!(deck["piles"]["main"][0]["count"], 4);
+    assert_eq!(deck["piles"]["main"][0]["name"], "Pikachu ex");
+    let lines: Vec<u64> = deck["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .filter_map(|w| w["line"].as_u64())
+        .collect();
+    assert_eq!(lines, [3, 4], "{deck}");
+
+    let unreadable = client
+        .post(format!("{base}/lor/decks:import"))
+        .json(&serde_json::json!({ "text": "definitely not a deck" }))
+        .send()
+        .await
+        .expect("import");
+    assert_eq!(unreadable.status(), 400);
+    let error: serde_json::Value = unreadable.json().await.expect("JSON");
+    assert_eq!(error["error"]["code"], "unreadable_deck", "{error}");
+
+    let formats: serde_json::Value = client
+        .get(format!("{base}/riftbound/decks:formats"))
+        .send()
+        .await
+        .expect("formats")
+        .json()
+        .await
+        .expect("JSON");
+    let ids: Vec<&str> = formats["formats"]
+        .as_array()
+        .expect("formats")
+        .iter()
+        .filter_map(|f| f["id"].as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        ["rift1", "piltover-code", "piltover-list", "turny-list"]
+    );
+}
