@@ -12,7 +12,7 @@ use catalog::domain::Game as CatalogGame;
 use decks::domain::lists::Game;
 use decks::import::{CardLookup, LookupError};
 use kit::config::Config;
-use proto::catalog::v1::{Card, ResolvedName};
+use proto::catalog::v1::{Card, CardSet, ResolvedName};
 
 /// The catalog in this process.
 struct LocalCatalog(catalog::grpc::Api);
@@ -54,6 +54,13 @@ impl CardLookup for LocalCatalog {
             .await
             .map_err(|err| LookupError(err.to_string()))?;
         Ok(response.results)
+    }
+
+    async fn sets(&self, game: Game) -> Result<Vec<CardSet>, LookupError> {
+        self.0
+            .sets(catalog_game(game))
+            .await
+            .map_err(|err| LookupError(err.to_string()))
     }
 }
 

@@ -53,6 +53,46 @@ async fn a_pasted_list_comes_back_in_piles_with_its_format_and_skipped_lines() {
         .collect();
     assert_eq!(lines, [3, 4], "{deck}");
 
+    // Exported as a Pokémon TCG Live list and pasted back: the same deck.
+    let export: serde_json::Value = client
+        .post(format!("{base}/pokemon/decks:export"))
+        .json(&serde_json::json!({
+            "format": "ptcg-live",
+            "cards": [{"ref": "svp-106", "count": 4}],
+        }))
+        .send()
+        .await
+        .expect("export")
+        .json()
+        .await
+        .expect("JSON");
+    let text = export["text"].as_str().expect("text");
+    assert!(text.contains("4 Pikachu ex"), "{text}");
+    let again: serde_json::Value = client
+        .post(format!("{base}/pokemon/decks:import"))
+        .json(&serde_json::json!({ "text": text }))
+        .send()
+        .await
+        .expect("import")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(
+        again["piles"]["main"][0]["cardId"],
+        deck["piles"]["main"][0]["cardId"]
+    );
+    assert_eq!(again["warnings"], serde_json::json!([]), "{again}");
+
+    let wrong_format = client
+        .post(format!("{base}/pokemon/decks:export"))
+        .json(&serde_json::json!({ "format": "rift1", "cards": [] }))
+        .send()
+        .await
+        .expect("export");
+    assert_eq!(wrong_format.status(), 400);
+    let error: serde_json::Value = wrong_format.json().await.expect("JSON");
+    assert_eq!(error["error"]["code"], "unexportable_deck", "{error}");
+
     let unreadable = client
         .post(format!("{base}/lor/decks:import"))
         .json(&serde_json::json!({ "text": "definitely not a deck" }))

@@ -11,7 +11,7 @@ use axum::{Json, Router};
 use http::StatusCode;
 use proto::common::v1::Game;
 use proto::decks::v1::deck_service_client::DeckServiceClient;
-use proto::decks::v1::{ImportDeckRequest, ListDeckFormatsRequest};
+use proto::decks::v1::{ExportCard, ExportDeckRequest, ImportDeckRequest, ListDeckFormatsRequest};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use utoipa::OpenApi;
@@ -24,14 +24,15 @@ use crate::upstream::TracedChannel;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/v1/{game}/decks:import", post(import_deck))
+        .route("/api/v1/{game}/decks:export", post(export_deck))
         .route("/api/v1/{game}/decks:formats", get(list_formats))
 }
 
 /// The deck routes' part of the OpenAPI document.
 #[derive(Debug, OpenApi)]
 #[openapi(
-    paths(import_deck, list_formats),
-    components(schemas(ImportBody)),
+    paths(import_deck, export_deck, list_formats),
+    components(schemas(ImportBody, ExportBody, ExportCardBody)),
     tags((name = "decks", description = "Deck codes and deck lists"))
 )]
 pub struct DecksDoc;
@@ -108,6 +109,71 @@ async fn import_deck(
         "chosenChampion": response.chosen_champion,
         "warnings": warnings,
     })))
+}
+
+/// The body of `decks:export`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExportBody {
+    /// The format's id (`ptcg-live`, `rift1`, `piltover-list`, …).
+    format: String,
+    /// The cards.
+    cards: Vec<ExportCardBody>,
+    /// The ref of the chosen champion (Riftbound).
+    #[serde(default)]
+    chosen_champion: Option<String>,
+}
+
+/// One card to export.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportCardBody {
+    /// The deck ref.
+    #[serde(rename = "ref")]
+    reference: String,
+    /// Copies.
+    count: u32,
+    /// `main` (the default), `sideboard`, `legend`, `runes`, `battlefields`.
+    #[serde(default)]
+    pile: String,
+}
+
+/// Writes a deck in one of the game's code or list formats.
+#[utoipa::path(
+    post,
+    path = "/api/v1/{game}/decks:export",
+    tag = "decks",
+    params(("game" = String, Path, description = "lor, pokemon or riftbound")),
+    request_body = ExportBody,
+    responses(
+        (status = 200, description = "`{\"text\": \"…\"}`"),
+        (status = 400, description = "Unknown format or card (`unexportable_deck`)", body = crate::ErrorBody)
+    )
+)]
+async fn export_deck(
+    State(state): State<AppState>,
+    Path(game_name): Path<String>,
+    Json(body): Json<ExportBody>,
+) -> Result<Json<Value>, ApiError> {
+    let game = game(&game_name)?;
+    let response = client(&state)?
+        .export_deck(ExportDeckRequest {
+            game: game as i32,
+            format: body.format,
+            cards: body
+                .cards
+                .into_iter()
+                .map(|card| ExportCard {
+                    r#ref: card.reference,
+                    count: card.count,
+                    pile: card.pile,
+                })
+                .collect(),
+            chosen_champion: body.chosen_champion,
+        })
+        .await?
+        .into_inner();
+    Ok(Json(json!({ "text": response.text })))
 }
 
 /// Lists the formats a game imports, in the order they are tried.

@@ -155,6 +155,11 @@ impl Api {
         Ok(index)
     }
 
+    /// Returns a game's sets, in release order.
+    pub async fn sets(&self, game: Game) -> Result<Vec<proto::catalog::v1::CardSet>, Error> {
+        self.store.sets(game).await
+    }
+
     /// Resolves deck-list lines to refs, one result per line, in order.
     pub async fn resolve_names(
         &self,

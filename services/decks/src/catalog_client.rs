@@ -1,7 +1,9 @@
 //! The catalog service as a [`CardLookup`]: how the decks service finds cards, over gRPC.
 
 use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
-use proto::catalog::v1::{Card, GetCardsRequest, ResolveCardNamesRequest, ResolvedName};
+use proto::catalog::v1::{
+    Card, CardSet, GetCardsRequest, ListSetsRequest, ResolveCardNamesRequest, ResolvedName,
+};
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
@@ -76,5 +78,17 @@ impl CardLookup for CatalogClient {
             .await
             .map_err(|status| LookupError(status.message().to_owned()))?;
         Ok(response.into_inner().results)
+    }
+
+    async fn sets(&self, game: Game) -> Result<Vec<CardSet>, LookupError> {
+        let response = self
+            .client
+            .clone()
+            .list_sets(ListSetsRequest {
+                game: proto_game(game),
+            })
+            .await
+            .map_err(|status| LookupError(status.message().to_owned()))?;
+        Ok(response.into_inner().sets)
     }
 }

@@ -86,6 +86,12 @@ impl From<Error> for Status {
                     Some(&details),
                 )
             }
+            Error::Import(crate::import::ImportError::Unexportable(_)) => kit::status::status(
+                Code::InvalidArgument,
+                "unexportable_deck",
+                err.to_string(),
+                None,
+            ),
             Error::Import(crate::import::ImportError::Unreadable(_)) | Error::UnreadableDeck(_) => {
                 kit::status::status(
                     Code::InvalidArgument,

@@ -155,6 +155,33 @@ impl DeckService for Api {
         Ok(Response::new(self.import(request.into_inner()).await?))
     }
 
+    async fn export_deck(
+        &self,
+        request: Request<pb::ExportDeckRequest>,
+    ) -> Result<Response<pb::ExportDeckResponse>, Status> {
+        let request = request.into_inner();
+        let game = game(request.game)?;
+        let cards: Vec<crate::import::ExportCard> = request
+            .cards
+            .into_iter()
+            .map(|card| crate::import::ExportCard {
+                reference: card.r#ref,
+                count: card.count,
+                pile: card.pile,
+            })
+            .collect();
+        let text = crate::import::export_deck(
+            &self.catalog,
+            game,
+            &request.format,
+            &cards,
+            request.chosen_champion,
+        )
+        .await
+        .map_err(Error::from)?;
+        Ok(Response::new(pb::ExportDeckResponse { text }))
+    }
+
     async fn list_deck_formats(
         &self,
         request: Request<pb::ListDeckFormatsRequest>,

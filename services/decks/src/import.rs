@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use proto::catalog::v1::{Card, ResolvedName};
+use proto::catalog::v1::{Card, CardSet, ResolvedName};
 
-use crate::domain::lists::{self, CardText, Game, ListFormat, Section};
+use crate::domain::lists::{self, CardText, DeckCard, ExportDeck, Game, ListFormat, Section};
 
 /// Finds cards in the catalog.
 #[allow(async_fn_in_trait)] // Used with concrete types only; no `dyn` needed.
@@ -26,6 +26,8 @@ pub trait CardLookup {
         game: Game,
         lines: Vec<String>,
     ) -> Result<Vec<ResolvedName>, LookupError>;
+    /// Returns the game's sets (for the set abbreviations lists write).
+    async fn sets(&self, game: Game) -> Result<Vec<CardSet>, LookupError>;
 }
 
 /// The catalog could not be asked.
@@ -215,6 +217,105 @@ pub enum ImportError {
     /// The catalog could not be asked.
     #[error(transparent)]
     Lookup(#[from] LookupError),
+    /// An export to a format the game does not have, or of a card the catalog does not know.
+    #[error("{0}")]
+    Unexportable(String),
+}
+
+/// A card to export: its ref, copies and pile (`main`, `sideboard`, `legend`, `runes`,
+/// `battlefields`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportCard {
+    /// The deck ref.
+    pub reference: String,
+    /// Copies.
+    pub count: u32,
+    /// The pile; empty means `main`.
+    pub pile: String,
+}
+
+/// Writes a deck of `game` in the format with API id `format_id`, with names, sections and set
+/// abbreviations from the catalog.
+pub async fn export_deck(
+    lookup: &impl CardLookup,
+    game: Game,
+    format_id: &str,
+    cards: &[ExportCard],
+    chosen_champion: Option<String>,
+) -> Result<String, ImportError> {
+    let format = ListFormat::from_id(format_id)
+        .filter(|format| format.game() == game)
+        .ok_or_else(|| {
+            let ids: Vec<&str> = ListFormat::ALL
+                .iter()
+                .filter(|f| f.game() == game)
+                .map(|f| f.id())
+                .collect();
+            ImportError::Unexportable(format!(
+                "`{format_id}` is not a {} format (expected one of: {})",
+                game.name(),
+                ids.join(", ")
+            ))
+        })?;
+    let refs: Vec<String> = cards.iter().map(|card| card.reference.clone()).collect();
+    let found: BTreeMap<String, Card> =
+        lookup.cards_by_ref(game, refs).await?.into_iter().collect();
+    let abbreviations: BTreeMap<String, String> = if game == Game::Pokemon {
+        lookup
+            .sets(game)
+            .await?
+            .into_iter()
+            .filter_map(|set| Some((set.code.to_lowercase(), set.ptcgo_code?)))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
+    let mut deck = ExportDeck {
+        cards: Vec::with_capacity(cards.len()),
+        chosen_champion,
+    };
+    for card in cards {
+        let catalog_card = found.get(&card.reference).ok_or_else(|| {
+            ImportError::Unexportable(format!("no card `{}` in the catalog", card.reference))
+        })?;
+        let set = card
+            .reference
+            .split('-')
+            .next()
+            .unwrap_or_default()
+            .to_lowercase();
+        deck.cards.push(DeckCard {
+            count: card.count,
+            section: section(game, &card.pile, catalog_card),
+            name: catalog_card.name.clone(),
+            reference: card.reference.clone(),
+            list_set: abbreviations.get(&set).cloned(),
+        });
+    }
+    Ok(lists::export(format, &deck)?)
+}
+
+/// The section a card is written under: the sideboard pile, else the Pokémon TCG Live category
+/// or the Riftbound pile.
+fn section(game: Game, pile: &str, card: &Card) -> Section {
+    if pile == "sideboard" {
+        return Section::Sideboard;
+    }
+    let game_data = card.game.as_ref();
+    match game {
+        Game::Lor => Section::Main,
+        Game::Pokemon => match game_data.and_then(|g| g.supertype.as_deref()) {
+            Some("Trainer") => Section::Trainer,
+            Some("Energy") => Section::Energy,
+            _ => Section::Pokemon,
+        },
+        Game::Riftbound => match (pile, game_data.and_then(|g| g.r#type.as_deref())) {
+            ("legend", _) | (_, Some("legend")) => Section::Legend,
+            ("runes", _) | (_, Some("rune")) => Section::Runes,
+            ("battlefields", _) | (_, Some("battlefield")) => Section::Battlefields,
+            _ => Section::MainDeck,
+        },
+    }
 }
 
 /// The pile a card goes to: Riftbound sorts by card type (the guide's Legend, Rune Deck,

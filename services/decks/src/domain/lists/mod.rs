@@ -97,6 +97,22 @@ pub enum ListFormat {
 }
 
 impl ListFormat {
+    /// Every format.
+    pub const ALL: [ListFormat; 7] = [
+        ListFormat::LorCode,
+        ListFormat::Ptcg1,
+        ListFormat::PtcgLive,
+        ListFormat::Rift1,
+        ListFormat::PiltoverCode,
+        ListFormat::PiltoverList,
+        ListFormat::TurnyList,
+    ];
+
+    /// Returns the format with this API id (`ptcg-live`), if there is one.
+    pub fn from_id(id: &str) -> Option<ListFormat> {
+        ListFormat::ALL.into_iter().find(|format| format.id() == id)
+    }
+
     /// Returns the format's id in the API (`ptcg-live`, `piltover-list`, …).
     pub fn id(self) -> &'static str {
         match self {
