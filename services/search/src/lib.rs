@@ -3,6 +3,7 @@
 //! Its RPCs arrive with the issue that builds it; until then it serves only the gRPC health
 //! protocol and server reflection (added by `kit::server`).
 
+pub mod domain;
 pub mod grpc;
 
 use kit::services::Service;
