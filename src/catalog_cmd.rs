@@ -57,6 +57,12 @@ pub async fn run_catalog(config: &Config, command: CatalogCommand) -> anyhow::Re
                 "--from: `{}` is not a folder",
                 from.display()
             );
+            // `--from ../shared/data` means the game's own folder inside it.
+            let from = if from.join(game.name()).is_dir() {
+                from.join(game.name())
+            } else {
+                from
+            };
             let store = local_store(config).await?;
             let progress = |line: &str| eprintln!("{line}");
             let report = catalog::import::import_dir(&store, game, &from, &progress).await?;

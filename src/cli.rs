@@ -42,6 +42,8 @@ enum Command {
     /// Looks up cards.
     #[command(subcommand)]
     Card(crate::catalog_cmd::CardCommand),
+    /// Searches cards with the card search language; prints one line per card (ref and name).
+    Search(crate::search_cmd::SearchArgs),
     /// Inspects the job queues: depth, dead letters, replay.
     #[command(subcommand)]
     Queue(crate::queue_cmd::QueueCommand),
@@ -284,6 +286,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Card(command) => {
             let config = Config::from_lookup(Role::All, lookup)?;
             crate::catalog_cmd::run_card(&config, command).await
+        }
+        Command::Search(args) => {
+            let config = Config::from_lookup(Role::All, lookup)?;
+            crate::search_cmd::run(&config, args).await
         }
         Command::Queue(command) => {
             let config = Config::from_lookup(Role::All, lookup)?;

@@ -18,7 +18,7 @@ fn mount(
     match service {
         Service::Catalog => catalog::mount(routes, db),
         Service::Decks => decks::mount(routes, &config.service_urls[&Service::Catalog])?,
-        Service::Search => search::mount(routes),
+        Service::Search => search::mount(routes, &config.service_urls[&Service::Catalog])?,
         Service::Scripts => scripts::mount(routes),
         Service::Tournaments => tournaments::mount(routes),
         Service::Calculators => calculators::mount(routes),

@@ -165,6 +165,32 @@ fn catalog_import_reads_a_data_folder_and_a_second_import_changes_nothing() {
     let summary: serde_json::Value = serde_json::from_slice(&second.stdout).expect("summary JSON");
     assert_eq!(summary["changed"], false);
 
+    // The folder above the game's folder works too; a folder with no cards is refused rather
+    // than emptying the catalog.
+    let root = data.to_str().expect("UTF-8 path");
+    let third = run(
+        dir.path(),
+        &["catalog", "import", "--game", "lor", "--from", root],
+        &[],
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&third.stdout).expect("summary JSON");
+    assert_eq!(summary["changed"], false, "{summary}");
+    let empty = tempfile::tempdir().expect("temp dir");
+    let refused = run(
+        dir.path(),
+        &[
+            "catalog",
+            "import",
+            "--game",
+            "lor",
+            "--from",
+            empty.path().to_str().expect("UTF-8"),
+        ],
+        &[],
+    );
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no lor cards found"));
+
     let garen = run(
         dir.path(),
         &["card", "show", "--game", "lor", "01DE012"],

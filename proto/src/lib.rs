@@ -21,6 +21,7 @@ pub mod catalog {
 pub mod search {
     pub mod v1 {
         tonic::include_proto!("turnier.search.v1");
+        include!(concat!(env!("OUT_DIR"), "/turnier.search.v1.serde.rs"));
     }
 }
 pub mod decks {

@@ -11,17 +11,19 @@ use utoipa::OpenApi as _;
 pub mod catalog;
 pub mod decks;
 pub mod formats;
+pub mod search;
 
 use crate::state::AppState;
 
 /// Returns the `/api/v1/...` routes.
 pub fn routes() -> Router<AppState> {
-    // TODO(gateway): search, scripts, tournaments and calculators join as their issues land;
+    // TODO(gateway): scripts, tournaments and calculators join as their issues land;
     // until then their paths get the JSON 404 fallback.
     Router::new()
         .merge(catalog::routes())
         .merge(decks::routes())
         .merge(formats::routes())
+        .merge(search::routes())
 }
 
 /// Returns the OpenAPI documents of the `/api/v1` modules, merged into [`crate::openapi()`].
@@ -30,5 +32,6 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
         catalog::CatalogDoc::openapi(),
         decks::DecksDoc::openapi(),
         formats::FormatsDoc::openapi(),
+        search::SearchDoc::openapi(),
     ]
 }

@@ -1,14 +1,173 @@
-//! The tonic implementation of `turnier.search.v1.SearchService`.
+//! The tonic implementation of `turnier.search.v1.SearchService`: one index per game, built
+//! from the catalog service's card stream and rebuilt when the catalog version changes.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use catalog::domain::Game;
+use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
+use proto::catalog::v1::{GetCatalogVersionRequest, ListSetsRequest, StreamCardsRequest};
+use proto::search::v1 as pb;
 use proto::search::v1::search_service_server::{SearchService, SearchServiceServer};
+use tokio::sync::{Mutex, RwLock};
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+use tonic::{Request, Response, Status};
+
+use crate::domain::index::Index;
+use crate::error::Error;
+
+type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
+type Catalog = CatalogServiceClient<InterceptedService<Channel, TraceInterceptor>>;
+
+/// The index of each game, with the catalog version it was built from.
+type Indexes = HashMap<Game, (String, Arc<Index>)>;
 
 /// The `SearchService` implementation.
-#[derive(Debug, Clone, Default)]
-pub struct Api;
+#[derive(Debug, Clone)]
+pub struct Api {
+    catalog: Catalog,
+    /// The index of each game, with the catalog version it was built from.
+    indexes: Arc<RwLock<Indexes>>,
+    /// One build at a time: concurrent searches after an import wait for the same build.
+    building: Arc<Mutex<()>>,
+}
 
-impl SearchService for Api {}
+impl Api {
+    /// Creates the service; it reads cards from the catalog at `catalog_url`.
+    pub fn new(catalog_url: &str) -> Result<Self, kit::client::ClientError> {
+        let channel = kit::client::channel(catalog_url)?;
+        Ok(Self {
+            catalog: CatalogServiceClient::with_interceptor(
+                channel,
+                kit::telemetry::trace_interceptor as TraceInterceptor,
+            ),
+            indexes: Arc::default(),
+            building: Arc::default(),
+        })
+    }
+
+    /// Returns the index of `game` for the catalog's current version, building it if needed.
+    #[tracing::instrument(skip(self))]
+    pub async fn index(&self, game: Game) -> Result<Arc<Index>, Error> {
+        let proto_game = game.to_proto() as i32;
+        let version = self
+            .catalog
+            .clone()
+            .get_catalog_version(GetCatalogVersionRequest { game: proto_game })
+            .await
+            .map_err(|status| Error::Catalog(status.message().to_owned()))?
+            .into_inner()
+            .version;
+        if let Some(index) = self.cached(game, &version).await {
+            return Ok(index);
+        }
+        let _building = self.building.lock().await;
+        if let Some(index) = self.cached(game, &version).await {
+            return Ok(index);
+        }
+        let mut stream = self
+            .catalog
+            .clone()
+            .stream_cards(StreamCardsRequest { game: proto_game })
+            .await
+            .map_err(|status| Error::Catalog(status.message().to_owned()))?
+            .into_inner();
+        let mut cards = Vec::new();
+        while let Some(batch) = stream
+            .message()
+            .await
+            .map_err(|status| Error::Catalog(status.message().to_owned()))?
+        {
+            cards.extend(batch.cards);
+        }
+        let sets = self
+            .catalog
+            .clone()
+            .list_sets(ListSetsRequest { game: proto_game })
+            .await
+            .map_err(|status| Error::Catalog(status.message().to_owned()))?
+            .into_inner()
+            .sets;
+        let count = cards.len();
+        let index =
+            Arc::new(tokio::task::spawn_blocking(move || Index::new(game, cards, &sets)).await?);
+        tracing::info!(%game, cards = count, %version, "search index built");
+        self.indexes
+            .write()
+            .await
+            .insert(game, (version, Arc::clone(&index)));
+        Ok(index)
+    }
+
+    async fn cached(&self, game: Game, version: &str) -> Option<Arc<Index>> {
+        let indexes = self.indexes.read().await;
+        let (built_for, index) = indexes.get(&game)?;
+        (built_for == version).then(|| Arc::clone(index))
+    }
+
+    /// Runs a search request.
+    #[tracing::instrument(skip_all, fields(game = request.game, query_chars = request.query.chars().count()))]
+    pub async fn search(&self, request: pb::SearchRequest) -> Result<pb::SearchResponse, Error> {
+        let game = Game::from_proto(request.game).ok_or(Error::MissingGame)?;
+        let index = self.index(game).await?;
+        // Queries take up to a few milliseconds (a regex over every rules text): off the runtime.
+        tokio::task::spawn_blocking(move || {
+            let page_size = usize::try_from(request.page_size.max(0)).unwrap_or(0);
+            let results = index.search(&request.query, page_size, &request.page_token)?;
+            Ok(pb::SearchResponse {
+                cards: results
+                    .cards
+                    .iter()
+                    .map(|hit| pb::SearchHit {
+                        card: Some(hit.card.clone()),
+                        printing_id: hit.printing.map(|printing| printing.id.clone()),
+                    })
+                    .collect(),
+                total_size: i32::try_from(results.total).unwrap_or(i32::MAX),
+                warnings: results.warnings,
+                next_page_token: results.next_page_token.unwrap_or_default(),
+            })
+        })
+        .await?
+    }
+
+    /// Explains a query.
+    pub async fn explain(
+        &self,
+        request: pb::ExplainQueryRequest,
+    ) -> Result<pb::ExplainQueryResponse, Error> {
+        let game = Game::from_proto(request.game).ok_or(Error::MissingGame)?;
+        let index = self.index(game).await?;
+        let explanation = index
+            .explain(&request.query)
+            .map_err(|err| Error::Search(err.into()))?;
+        let value = serde_json::to_value(&explanation).unwrap_or_default();
+        let explanation = serde_json::from_value(value).ok();
+        Ok(pb::ExplainQueryResponse { explanation })
+    }
+}
+
+#[tonic::async_trait]
+impl SearchService for Api {
+    async fn search(
+        &self,
+        request: Request<pb::SearchRequest>,
+    ) -> Result<Response<pb::SearchResponse>, Status> {
+        Ok(Response::new(
+            Api::search(self, request.into_inner()).await?,
+        ))
+    }
+
+    async fn explain_query(
+        &self,
+        request: Request<pb::ExplainQueryRequest>,
+    ) -> Result<Response<pb::ExplainQueryResponse>, Status> {
+        Ok(Response::new(self.explain(request.into_inner()).await?))
+    }
+}
 
 /// Returns the tonic server for this service.
-pub fn server() -> SearchServiceServer<Api> {
-    SearchServiceServer::new(Api)
+pub fn server(api: Api) -> SearchServiceServer<Api> {
+    SearchServiceServer::new(api)
 }

@@ -1,0 +1,122 @@
+//! The search language through the real binary: the gateway's `cards:search` (gateway →
+//! search service → catalog service's card stream) and `turnier search` on the command line.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use support::{Process, run, wait_for_http_status};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gateway_searches_and_explains_and_refuses_a_broken_query_with_its_position() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = tempfile::tempdir().expect("temp dir");
+    let ports = support::free_ports(2);
+    let env = BTreeMap::from([
+        (
+            "TURNIER_GRPC_ADDR".to_owned(),
+            format!("127.0.0.1:{}", ports[0]),
+        ),
+        (
+            "TURNIER_HTTP_ADDR".to_owned(),
+            format!("127.0.0.1:{}", ports[1]),
+        ),
+        (
+            "TURNIER_DATA_DIR".to_owned(),
+            data.path().display().to_string(),
+        ),
+    ]);
+    let mut turnier = Process::start("all-in-one", dir.path(), &["serve"], &env);
+    let base = format!("http://127.0.0.1:{}/api/v1", ports[1]);
+    wait_for_http_status(&mut turnier, &format!("{base}/pokemon/cards/svp-106"), 200).await;
+
+    let client = reqwest::Client::new();
+    let found: serde_json::Value = client
+        .get(format!("{base}/pokemon/cards:search"))
+        .query(&[("q", "pkachu")])
+        .send()
+        .await
+        .expect("search")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(found["totalSize"], 1, "{found}");
+    assert_eq!(found["cards"][0]["name"], "Pikachu ex");
+    assert_eq!(found["nextPageToken"], "");
+
+    let warned: serde_json::Value = client
+        .get(format!("{base}/lor/cards:search"))
+        .query(&[("q", "nosuchfield:x")])
+        .send()
+        .await
+        .expect("search")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(warned["totalSize"], 0);
+    assert!(
+        warned["warnings"].to_string().contains("nosuchfield"),
+        "{warned}"
+    );
+
+    let broken = client
+        .get(format!("{base}/riftbound/cards:search"))
+        .query(&[("q", "(jinx")])
+        .send()
+        .await
+        .expect("search");
+    assert_eq!(broken.status(), 400);
+    let error: serde_json::Value = broken.json().await.expect("JSON");
+    assert_eq!(error["error"]["code"], "invalid_query", "{error}");
+    assert_eq!(error["error"]["details"]["position"], 0, "{error}");
+
+    let explained: serde_json::Value = client
+        .get(format!("{base}/pokemon/cards:explain"))
+        .query(&[("q", "t:water hp>=120")])
+        .send()
+        .await
+        .expect("explain")
+        .json()
+        .await
+        .expect("JSON");
+    assert!(explained["tree"].is_object(), "{explained}");
+}
+
+#[test]
+fn turnier_search_prints_refs_and_names_or_a_count() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = tempfile::tempdir().expect("temp dir");
+    let env = [(
+        "TURNIER_DATA_DIR",
+        data.path().to_str().expect("UTF-8 path"),
+    )];
+    let lines = run(dir.path(), &["search", "--game", "riftbound", "jinx"], &env);
+    assert!(
+        lines.status.success(),
+        "{}",
+        String::from_utf8_lossy(&lines.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&lines.stdout),
+        "ogn-030-298\tJinx - Demolitionist\n"
+    );
+
+    let count = run(
+        dir.path(),
+        &["search", "--game", "pokemon", "is:ex", "--count"],
+        &env,
+    );
+    assert_eq!(String::from_utf8_lossy(&count.stdout).trim(), "1");
+
+    let json = run(
+        dir.path(),
+        &["search", "--game", "lor", "garen", "--json"],
+        &env,
+    );
+    let card: serde_json::Value = serde_json::from_slice(&json.stdout).expect("card JSON");
+    assert_eq!(card["id"], "01DE012");
+
+    let broken = run(dir.path(), &["search", "--game", "lor", "(garen"], &env);
+    assert!(!broken.status.success());
+    assert!(String::from_utf8_lossy(&broken.stderr).contains("position 0"));
+}
