@@ -93,6 +93,21 @@ async fn a_pasted_list_comes_back_in_piles_with_its_format_and_skipped_lines() {
     let error: serde_json::Value = wrong_format.json().await.expect("JSON");
     assert_eq!(error["error"]["code"], "unexportable_deck", "{error}");
 
+    let bad_layout = client
+        .post(format!("{base}/pokemon/decks:import"))
+        .json(&serde_json::json!({ "text": list, "layout": "sideways" }))
+        .send()
+        .await
+        .expect("import");
+    assert_eq!(bad_layout.status(), 400);
+    let single = client
+        .post(format!("{base}/pokemon/decks:import"))
+        .json(&serde_json::json!({ "text": list, "layout": "single-deck" }))
+        .send()
+        .await
+        .expect("import");
+    assert_eq!(single.status(), 200);
+
     let unreadable = client
         .post(format!("{base}/lor/decks:import"))
         .json(&serde_json::json!({ "text": "definitely not a deck" }))

@@ -64,9 +64,20 @@ fn client(state: &AppState) -> Result<DeckServiceClient<TracedChannel>, ApiError
 pub struct ImportBody {
     /// The pasted deck code or list.
     text: String,
-    /// A single-deck layout: the sideboard is left out, with a warning.
+    /// `piles` (the default) or `single-deck`: in a single-deck layout the sideboard is left
+    /// out, with a warning saying how many cards.
     #[serde(default)]
-    single_deck: bool,
+    layout: Option<String>,
+}
+
+fn layout(value: Option<&str>) -> Result<proto::decks::v1::DeckLayout, ApiError> {
+    match value {
+        None | Some("piles") => Ok(proto::decks::v1::DeckLayout::Piles),
+        Some("single-deck") => Ok(proto::decks::v1::DeckLayout::SingleDeck),
+        Some(other) => Err(ApiError::invalid_argument(format!(
+            "layout: expected `piles` or `single-deck`, got `{other}`"
+        ))),
+    }
 }
 
 /// Reads a pasted deck code or list and returns its cards by pile, the format that read it,
@@ -92,7 +103,7 @@ async fn import_deck(
         .import_deck(ImportDeckRequest {
             game: game as i32,
             text: body.text,
-            single_deck: body.single_deck,
+            layout: layout(body.layout.as_deref())? as i32,
         })
         .await?
         .into_inner();

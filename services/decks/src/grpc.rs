@@ -40,9 +40,13 @@ impl Api {
             });
         }
         let game = game(request.game)?;
-        let deck =
-            crate::import::import_deck(&self.catalog, game, &request.text, request.single_deck)
-                .await?;
+        let deck = crate::import::import_deck(
+            &self.catalog,
+            game,
+            &request.text,
+            request.layout == pb::DeckLayout::SingleDeck as i32,
+        )
+        .await?;
         Ok(pb::ImportDeckResponse {
             format: deck.format.to_owned(),
             piles: deck
