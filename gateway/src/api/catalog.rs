@@ -12,7 +12,6 @@ use axum::{Json, Router};
 use http::StatusCode;
 use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
 use proto::catalog::v1::{GetCardsRequest, GetGlobalsRequest, ListSetsRequest};
-use proto::common::v1::Game;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use utoipa::OpenApi;
@@ -42,25 +41,11 @@ pub fn routes() -> Router<AppState> {
 )]
 pub struct CatalogDoc;
 
-fn game(name: &str) -> Result<Game, ApiError> {
-    match name {
-        "lor" => Ok(Game::Lor),
-        "pokemon" => Ok(Game::Pokemon),
-        "riftbound" => Ok(Game::Riftbound),
-        other => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "unknown_game",
-            format!("unknown game `{other}` (expected lor, pokemon or riftbound)"),
-        )),
-    }
-}
-
 fn client(state: &AppState) -> Result<CatalogServiceClient<TracedChannel>, ApiError> {
-    state
-        .upstreams()
-        .channel(kit::services::Service::Catalog)
-        .map(CatalogServiceClient::new)
-        .ok_or_else(ApiError::internal)
+    Ok(CatalogServiceClient::new(super::channel(
+        state,
+        kit::services::Service::Catalog,
+    )?))
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, ApiError> {
@@ -81,7 +66,7 @@ async fn get_card(
     State(state): State<AppState>,
     Path((game_name, reference)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     let response = client(&state)?
         .get_cards(GetCardsRequest {
             game: game as i32,
@@ -127,7 +112,7 @@ async fn batch_get(
     Path(game_name): Path<String>,
     Json(body): Json<BatchGetBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     if body.refs.len() > MAX_BATCH_REFS {
         return Err(ApiError::invalid_argument(format!(
             "too many refs: {} given, at most {MAX_BATCH_REFS}",
@@ -165,7 +150,7 @@ async fn list_sets(
     State(state): State<AppState>,
     Path(game_name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     let response = client(&state)?
         .list_sets(ListSetsRequest { game: game as i32 })
         .await?
@@ -185,7 +170,7 @@ async fn get_globals(
     State(state): State<AppState>,
     Path(game_name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     let response = client(&state)?
         .get_globals(GetGlobalsRequest { game: game as i32 })
         .await?

@@ -8,8 +8,6 @@
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use http::StatusCode;
-use proto::common::v1::Game;
 use proto::decks::v1::deck_service_client::DeckServiceClient;
 use proto::decks::v1::{ExportCard, ExportDeckRequest, ImportDeckRequest, ListDeckFormatsRequest};
 use serde::Deserialize;
@@ -37,25 +35,11 @@ pub fn routes() -> Router<AppState> {
 )]
 pub struct DecksDoc;
 
-fn game(name: &str) -> Result<Game, ApiError> {
-    match name {
-        "lor" => Ok(Game::Lor),
-        "pokemon" => Ok(Game::Pokemon),
-        "riftbound" => Ok(Game::Riftbound),
-        other => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "unknown_game",
-            format!("unknown game `{other}` (expected lor, pokemon or riftbound)"),
-        )),
-    }
-}
-
 fn client(state: &AppState) -> Result<DeckServiceClient<TracedChannel>, ApiError> {
-    state
-        .upstreams()
-        .channel(kit::services::Service::Decks)
-        .map(DeckServiceClient::new)
-        .ok_or_else(ApiError::internal)
+    Ok(DeckServiceClient::new(super::channel(
+        state,
+        kit::services::Service::Decks,
+    )?))
 }
 
 /// The body of `decks:import`.
@@ -98,7 +82,7 @@ async fn import_deck(
     Path(game_name): Path<String>,
     Json(body): Json<ImportBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     let response = client(&state)?
         .import_deck(ImportDeckRequest {
             game: game as i32,
@@ -166,7 +150,7 @@ async fn export_deck(
     Path(game_name): Path<String>,
     Json(body): Json<ExportBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     let response = client(&state)?
         .export_deck(ExportDeckRequest {
             game: game as i32,
@@ -199,7 +183,7 @@ async fn list_formats(
     State(state): State<AppState>,
     Path(game_name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     let response = client(&state)?
         .list_deck_formats(ListDeckFormatsRequest { game: game as i32 })
         .await?

@@ -6,7 +6,12 @@
 //! become [`crate::ApiError`] with `?`. Business rules stay in the services.
 
 use axum::Router;
+use http::StatusCode;
+use proto::common::v1::Game;
 use utoipa::OpenApi as _;
+
+use crate::ApiError;
+use crate::upstream::TracedChannel;
 
 pub mod catalog;
 pub mod decks;
@@ -34,4 +39,33 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
         formats::FormatsDoc::openapi(),
         search::SearchDoc::openapi(),
     ]
+}
+
+// Both helpers answer with `ApiError`, which lives for one response (see the route modules).
+#[allow(clippy::result_large_err)]
+/// Reads the `{game}` path segment: `lor`, `pokemon` or `riftbound`; anything else is a 404
+/// `unknown_game`, since no resource lives under it.
+pub(crate) fn game(name: &str) -> Result<Game, ApiError> {
+    match name {
+        "lor" => Ok(Game::Lor),
+        "pokemon" => Ok(Game::Pokemon),
+        "riftbound" => Ok(Game::Riftbound),
+        other => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_game",
+            format!("unknown game `{other}` (expected lor, pokemon or riftbound)"),
+        )),
+    }
+}
+
+#[allow(clippy::result_large_err)]
+/// Returns the traced channel to `service`; its absence is a wiring bug, answered as a 500.
+pub(crate) fn channel(
+    state: &AppState,
+    service: kit::services::Service,
+) -> Result<TracedChannel, ApiError> {
+    state
+        .upstreams()
+        .channel(service)
+        .ok_or_else(ApiError::internal)
 }

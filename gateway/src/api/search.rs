@@ -8,8 +8,6 @@
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use http::StatusCode;
-use proto::common::v1::Game;
 use proto::search::v1::search_service_client::SearchServiceClient;
 use proto::search::v1::{ExplainQueryRequest, SearchRequest};
 use serde::Deserialize;
@@ -35,25 +33,11 @@ pub fn routes() -> Router<AppState> {
 )]
 pub struct SearchDoc;
 
-fn game(name: &str) -> Result<Game, ApiError> {
-    match name {
-        "lor" => Ok(Game::Lor),
-        "pokemon" => Ok(Game::Pokemon),
-        "riftbound" => Ok(Game::Riftbound),
-        other => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "unknown_game",
-            format!("unknown game `{other}` (expected lor, pokemon or riftbound)"),
-        )),
-    }
-}
-
 fn client(state: &AppState) -> Result<SearchServiceClient<TracedChannel>, ApiError> {
-    state
-        .upstreams()
-        .channel(kit::services::Service::Search)
-        .map(SearchServiceClient::new)
-        .ok_or_else(ApiError::internal)
+    Ok(SearchServiceClient::new(super::channel(
+        state,
+        kit::services::Service::Search,
+    )?))
 }
 
 /// The query string of `cards:search`.
@@ -87,7 +71,7 @@ async fn search(
     Path(game_name): Path<String>,
     Query(params): Query<SearchParams>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     let response = client(&state)?
         .search(SearchRequest {
             game: game as i32,
@@ -136,7 +120,7 @@ async fn explain(
     Path(game_name): Path<String>,
     Query(params): Query<ExplainParams>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game(&game_name)?;
+    let game = super::game(&game_name)?;
     let response = client(&state)?
         .explain_query(ExplainQueryRequest {
             game: game as i32,
