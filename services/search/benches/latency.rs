@@ -1,0 +1,74 @@
+//! p50 and p99 of every Pokémon example query on the full catalog — what criterion's medians
+//! leave out. Each query runs 500 times after 20 warm-up runs; the figures go to stdout as a
+//! table. Run with `cargo bench -p search --bench latency`.
+//!
+//! Data comes from `TURNIER_DATA_DIR`, else `../shared/data` next to the repository.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use catalog::domain::Game;
+use search::domain::Index;
+
+const QUERIES: &[&str] = &[
+    "t:water hp>=120",
+    "is:ex t:fire",
+    r#"subtype:supporter o:"search your deck""#,
+    "cost:RCC",
+    "cost>=RR damage>=200",
+    "cost:1 damage>=60",
+    "retreat=0 stage:basic",
+    "stage:2 weakness:fighting",
+    "pkachu",
+    "n:pkachu",
+    r#"is:"ace spec""#,
+    "not:ex t:psychic stage:basic reg:h",
+    "charizard",
+    "draw",
+    "n:/^mega /",
+    "t:fire order:name",
+    "pikachu unique:prints",
+];
+
+const RUNS: usize = 500;
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let rank = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}
+
+fn main() {
+    // `cargo test --benches` runs bench targets with `--test`: nothing to measure then.
+    if std::env::args().any(|arg| arg == "--test" || arg == "--list") {
+        return;
+    }
+    let dir = std::env::var_os("TURNIER_DATA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+        .join("pokemon");
+    let files =
+        catalog::import::read_sources(Game::Pokemon, &dir).expect("the data folder is readable");
+    let import = catalog::import::convert(Game::Pokemon, &files);
+    let index = Index::new(Game::Pokemon, import.cards, &import.sets);
+    println!("| query | p50 | p99 |");
+    println!("| --- | --- | --- |");
+    for query in QUERIES {
+        for _ in 0..20 {
+            black_box(index.search(query, 60, "").expect("the query parses").total);
+        }
+        let mut times: Vec<Duration> = (0..RUNS)
+            .map(|_| {
+                let started = Instant::now();
+                black_box(index.search(query, 60, "").expect("the query parses").total);
+                started.elapsed()
+            })
+            .collect();
+        times.sort();
+        println!(
+            "| `{query}` | {:.0} µs | {:.0} µs |",
+            percentile(&times, 0.50).as_secs_f64() * 1e6,
+            percentile(&times, 0.99).as_secs_f64() * 1e6
+        );
+    }
+}
