@@ -47,6 +47,11 @@ impl Store {
         Self { db }
     }
 
+    /// Returns the database the store keeps the catalog in.
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
     /// Returns the version an import would have: a hash of every card, the globals and the sets,
     /// each as JSON with object keys sorted (maps inside cards have no order of their own).
     pub fn version_of(import: &Import) -> Result<String, Error> {
