@@ -31,12 +31,6 @@ pub enum Error {
     /// A required message field is absent.
     #[error("missing field `{0}`")]
     MissingField(&'static str),
-    /// A pasted deck that no format reads.
-    #[error(transparent)]
-    UnreadableDeck(#[from] crate::domain::lists::ListError),
-    /// The catalog could not be asked.
-    #[error(transparent)]
-    Catalog(#[from] crate::import::LookupError),
     /// A request field over its size limit.
     #[error("{what} is over the {limit}-byte limit")]
     TooLarge {
@@ -92,15 +86,13 @@ impl From<Error> for Status {
                 err.to_string(),
                 None,
             ),
-            Error::Import(crate::import::ImportError::Unreadable(_)) | Error::UnreadableDeck(_) => {
-                kit::status::status(
-                    Code::InvalidArgument,
-                    "unreadable_deck",
-                    err.to_string(),
-                    None,
-                )
-            }
-            Error::Import(crate::import::ImportError::Lookup(_)) | Error::Catalog(_) => {
+            Error::Import(crate::import::ImportError::Unreadable(_)) => kit::status::status(
+                Code::InvalidArgument,
+                "unreadable_deck",
+                err.to_string(),
+                None,
+            ),
+            Error::Import(crate::import::ImportError::Lookup(_)) => {
                 Status::unavailable(err.to_string())
             }
             Error::TooLarge { .. } => {

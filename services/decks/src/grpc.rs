@@ -191,7 +191,8 @@ impl DeckService for Api {
         request: Request<pb::ListDeckFormatsRequest>,
     ) -> Result<Response<pb::ListDeckFormatsResponse>, Status> {
         let game = game(request.into_inner().game)?;
-        let formats = crate::import::import_formats(game)
+        let formats = game
+            .import_formats()
             .iter()
             .map(|format| pb::DeckFormatInfo {
                 id: format.id().to_owned(),

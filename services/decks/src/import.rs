@@ -331,8 +331,3 @@ fn pile(game: Game, section: Section, kind: Option<&str>) -> &'static str {
         _ => "main",
     }
 }
-
-/// The formats a game imports, in the order they are tried.
-pub fn import_formats(game: Game) -> &'static [ListFormat] {
-    game.import_formats()
-}
