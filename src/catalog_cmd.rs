@@ -47,6 +47,14 @@ async fn local_store(config: &Config) -> anyhow::Result<Store> {
     Ok(Store::new(db))
 }
 
+/// Opens the local catalog for the tools that read cards (`card show`, `search`, `deck
+/// import`): the database, filled with the sample and the data folder on first use.
+pub async fn local_catalog(config: &Config) -> anyhow::Result<Store> {
+    let store = local_store(config).await?;
+    catalog::import::bootstrap(store.clone(), config.data_dir.clone()).await;
+    Ok(store)
+}
+
 /// Runs `turnier catalog …`.
 pub async fn run_catalog(config: &Config, command: CatalogCommand) -> anyhow::Result<()> {
     match command {
@@ -114,8 +122,7 @@ pub async fn run_card(config: &Config, command: CardCommand) -> anyhow::Result<(
                         .into_inner()
                 }
                 None => {
-                    let store = local_store(config).await?;
-                    catalog::import::bootstrap(store.clone(), config.data_dir.clone()).await;
+                    let store = local_catalog(config).await?;
                     catalog::grpc::Api::new(store)
                         .cards_for_refs(game, std::slice::from_ref(&reference))
                         .await?

@@ -72,10 +72,7 @@ pub async fn run(config: &Config, game: &str, single_deck: bool) -> anyhow::Resu
         .read_to_string(&mut text)
         .context("cannot read the deck on stdin")?;
 
-    let db = kit::db::Database::connect(&config.database_url, 4).await?;
-    db.migrate(&[&catalog::store::MIGRATOR]).await?;
-    let store = catalog::store::Store::new(db);
-    catalog::import::bootstrap(store.clone(), config.data_dir.clone()).await;
+    let store = crate::catalog_cmd::local_catalog(config).await?;
     let lookup = LocalCatalog(catalog::grpc::Api::new(store));
 
     let deck = decks::import::import_deck(&lookup, game, &text, single_deck).await?;

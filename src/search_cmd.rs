@@ -72,18 +72,8 @@ async fn local(
     game: Game,
     query: &str,
 ) -> anyhow::Result<(Vec<Row>, usize, Vec<String>)> {
-    let db = kit::db::Database::connect(&config.database_url, 4).await?;
-    db.migrate(&[&catalog::store::MIGRATOR]).await?;
-    let store = catalog::store::Store::new(db);
-    catalog::import::bootstrap(store.clone(), config.data_dir.clone()).await;
-    let mut cards = Vec::new();
-    let mut after = -1;
-    loop {
-        let page = store.cards_after(game, after, 2_000).await?;
-        let Some((last, _)) = page.last() else { break };
-        after = *last;
-        cards.extend(page.into_iter().map(|(_, card)| card));
-    }
+    let store = crate::catalog_cmd::local_catalog(config).await?;
+    let cards = store.all_cards(game).await?;
     let sets = store.sets(game).await?;
     let index = search::domain::index::Index::new(game, cards, &sets);
     let mut rows = Vec::new();

@@ -138,14 +138,7 @@ impl Api {
         {
             return Ok(Arc::clone(index));
         }
-        let mut cards: Vec<Card> = Vec::new();
-        let mut after = -1;
-        loop {
-            let page = self.store.cards_after(game, after, 2_000).await?;
-            let Some((last, _)) = page.last() else { break };
-            after = *last;
-            cards.extend(page.into_iter().map(|(_, card)| card));
-        }
+        let cards = self.store.all_cards(game).await?;
         let sets = self.store.sets(game).await?;
         let index = Arc::new(NameIndex::build(game, &cards, &sets));
         self.names

@@ -313,6 +313,20 @@ impl Store {
             .collect()
     }
 
+    /// Returns every card of the game, in catalog order.
+    pub async fn all_cards(&self, game: Game) -> Result<Vec<Card>, Error> {
+        let mut cards = Vec::new();
+        let mut after = -1;
+        loop {
+            let page = self.cards_after(game, after, 2_000).await?;
+            let Some((last, _)) = page.last() else {
+                return Ok(cards);
+            };
+            after = *last;
+            cards.extend(page.into_iter().map(|(_, card)| card));
+        }
+    }
+
     /// Returns how many cards the game's catalog holds.
     pub async fn card_count(&self, game: Game) -> Result<usize, Error> {
         let row = sqlx::query("SELECT COUNT(*) AS n FROM catalog_cards WHERE game = $1")
