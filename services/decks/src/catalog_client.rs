@@ -31,15 +31,6 @@ impl CatalogClient {
     }
 }
 
-/// The catalog's game enum value for a deck game.
-pub fn proto_game(game: Game) -> i32 {
-    (match game {
-        Game::Lor => proto::common::v1::Game::Lor,
-        Game::Pokemon => proto::common::v1::Game::Pokemon,
-        Game::Riftbound => proto::common::v1::Game::Riftbound,
-    }) as i32
-}
-
 impl CardLookup for CatalogClient {
     async fn cards_by_ref(
         &self,
@@ -50,7 +41,7 @@ impl CardLookup for CatalogClient {
             .client
             .clone()
             .get_cards(GetCardsRequest {
-                game: proto_game(game),
+                game: game.to_proto() as i32,
                 refs,
             })
             .await
@@ -72,7 +63,7 @@ impl CardLookup for CatalogClient {
             .client
             .clone()
             .resolve_card_names(ResolveCardNamesRequest {
-                game: proto_game(game),
+                game: game.to_proto() as i32,
                 lines,
             })
             .await
@@ -85,7 +76,7 @@ impl CardLookup for CatalogClient {
             .client
             .clone()
             .list_sets(ListSetsRequest {
-                game: proto_game(game),
+                game: game.to_proto() as i32,
             })
             .await
             .map_err(|status| LookupError(status.message().to_owned()))?;

@@ -207,13 +207,7 @@ impl DeckService for Api {
 pub const MAX_DECK_TEXT_BYTES: usize = 256 * 1024;
 
 fn game(value: i32) -> Result<crate::domain::lists::Game, Error> {
-    use crate::domain::lists::Game;
-    match proto::common::v1::Game::try_from(value) {
-        Ok(proto::common::v1::Game::Lor) => Ok(Game::Lor),
-        Ok(proto::common::v1::Game::Pokemon) => Ok(Game::Pokemon),
-        Ok(proto::common::v1::Game::Riftbound) => Ok(Game::Riftbound),
-        Ok(proto::common::v1::Game::Unspecified) | Err(_) => Err(Error::MissingField("game")),
-    }
+    crate::domain::lists::Game::from_proto(value).ok_or(Error::MissingField("game"))
 }
 
 /// Returns the tonic server for this service.

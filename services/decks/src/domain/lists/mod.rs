@@ -49,6 +49,25 @@ impl Game {
         }
     }
 
+    /// Returns the protobuf enum value.
+    pub fn to_proto(self) -> proto::common::v1::Game {
+        match self {
+            Game::Lor => proto::common::v1::Game::Lor,
+            Game::Pokemon => proto::common::v1::Game::Pokemon,
+            Game::Riftbound => proto::common::v1::Game::Riftbound,
+        }
+    }
+
+    /// Reads the protobuf enum value; `None` for unspecified or unknown values.
+    pub fn from_proto(value: i32) -> Option<Game> {
+        match proto::common::v1::Game::try_from(value).ok()? {
+            proto::common::v1::Game::Lor => Some(Game::Lor),
+            proto::common::v1::Game::Pokemon => Some(Game::Pokemon),
+            proto::common::v1::Game::Riftbound => Some(Game::Riftbound),
+            proto::common::v1::Game::Unspecified => None,
+        }
+    }
+
     /// Returns the formats [`import`] tries for this game, in the documented order.
     pub fn import_formats(self) -> &'static [ListFormat] {
         match self {
