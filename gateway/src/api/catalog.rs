@@ -48,10 +48,6 @@ fn client(state: &AppState) -> Result<CatalogServiceClient<TracedChannel>, ApiEr
     )?))
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, ApiError> {
-    serde_json::to_value(value).map_err(|_| ApiError::internal())
-}
-
 /// Returns the card a ref (printing id, identity id or alias) resolves to.
 #[utoipa::path(
     get,
@@ -86,7 +82,7 @@ async fn get_card(
                 format!("no card `{reference}` in the {game_name} catalog"),
             )
         })?;
-    Ok(Json(to_json(&card)?))
+    Ok(Json(super::to_json(&card)?))
 }
 
 /// The body of `cards:batchGet`.
@@ -130,7 +126,7 @@ async fn batch_get(
     let mut cards_by_id = Map::new();
     for entry in response.cards {
         if let Some(card) = entry.card {
-            cards_by_id.insert(entry.r#ref, to_json(&card)?);
+            cards_by_id.insert(entry.r#ref, super::to_json(&card)?);
         }
     }
     Ok(Json(
@@ -155,7 +151,7 @@ async fn list_sets(
         .list_sets(ListSetsRequest { game: game as i32 })
         .await?
         .into_inner();
-    Ok(Json(json!({ "sets": to_json(&response.sets)? })))
+    Ok(Json(json!({ "sets": super::to_json(&response.sets)? })))
 }
 
 /// Returns a game's globals object, as the card-data pages document it.
@@ -176,7 +172,7 @@ async fn get_globals(
         .await?
         .into_inner();
     Ok(Json(match response.globals {
-        Some(globals) => to_json(&globals)?,
+        Some(globals) => super::to_json(&globals)?,
         None => Value::Object(Map::new()),
     }))
 }

@@ -93,10 +93,10 @@ async fn import_deck(
         .into_inner();
     let mut piles = Map::new();
     for pile in response.piles {
-        let cards = serde_json::to_value(&pile.cards).map_err(|_| ApiError::internal())?;
+        let cards = super::to_json(&pile.cards)?;
         piles.insert(pile.name, cards);
     }
-    let warnings = serde_json::to_value(&response.warnings).map_err(|_| ApiError::internal())?;
+    let warnings = super::to_json(&response.warnings)?;
     Ok(Json(json!({
         "game": game_name,
         "format": response.format,
@@ -188,7 +188,5 @@ async fn list_formats(
         .list_deck_formats(ListDeckFormatsRequest { game: game as i32 })
         .await?
         .into_inner();
-    Ok(Json(
-        serde_json::to_value(&response).map_err(|_| ApiError::internal())?,
-    ))
+    Ok(Json(super::to_json(&response)?))
 }

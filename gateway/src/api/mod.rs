@@ -69,3 +69,10 @@ pub(crate) fn channel(
         .channel(service)
         .ok_or_else(ApiError::internal)
 }
+
+#[allow(clippy::result_large_err)]
+/// Writes a message (or any serializable answer) as JSON: its canonical proto3 JSON for the
+/// generated messages. Serialization of plain data cannot fail; if it did, it is a 500.
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, ApiError> {
+    serde_json::to_value(value).map_err(|_| ApiError::internal())
+}

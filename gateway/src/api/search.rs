@@ -84,7 +84,7 @@ async fn search(
     let mut cards = Vec::with_capacity(response.cards.len());
     for hit in response.cards {
         let Some(card) = hit.card else { continue };
-        let mut card = serde_json::to_value(&card).map_err(|_| ApiError::internal())?;
+        let mut card = super::to_json(&card)?;
         if let (Some(printing), Some(object)) = (hit.printing_id, card.as_object_mut()) {
             // With `unique:prints`, which printing the row stands for.
             object.insert("printingId".to_owned(), Value::String(printing));
@@ -128,7 +128,5 @@ async fn explain(
         })
         .await?
         .into_inner();
-    Ok(Json(
-        serde_json::to_value(&response.explanation).map_err(|_| ApiError::internal())?,
-    ))
+    Ok(Json(super::to_json(&response.explanation)?))
 }
