@@ -4,35 +4,18 @@
 
 mod support;
 
-use std::collections::BTreeMap;
-
-use support::{Process, run, wait_for_http_status};
+use support::{run, wait_for_http_status};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_gateway_serves_cards_sets_and_globals_from_the_sample_catalog() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let ports = support::free_ports(2);
-    let http = format!("127.0.0.1:{}", ports[0]);
-    let env = BTreeMap::from([
-        (
-            "TURNIER_GRPC_ADDR".to_owned(),
-            format!("127.0.0.1:{}", ports[1]),
-        ),
-        ("TURNIER_HTTP_ADDR".to_owned(), http.clone()),
-    ]);
-    let mut env = env;
-    // An empty data folder: the sample catalog only, whatever lies beside the checkout.
-    let data = tempfile::tempdir().expect("temp dir");
-    env.insert(
-        "TURNIER_DATA_DIR".to_owned(),
-        data.path().display().to_string(),
-    );
-    let mut turnier = Process::start("all-in-one", dir.path(), &["serve"], &env);
-    let base = format!("http://{http}/api/v1");
-
-    // The sample loads right after start; wait for it.
-    let body =
-        wait_for_http_status(&mut turnier, &format!("{base}/pokemon/cards/svp-106"), 200).await;
+    let mut platform = support::SamplePlatform::start().await;
+    let base = platform.api.clone();
+    let body = wait_for_http_status(
+        &mut platform.process,
+        &format!("{base}/pokemon/cards/svp-106"),
+        200,
+    )
+    .await;
     let card: serde_json::Value = serde_json::from_str(&body).expect("card JSON");
     assert_eq!(card["name"], "Pikachu ex");
     assert_eq!(card["game"]["supertype"], "Pokemon");

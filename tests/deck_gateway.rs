@@ -3,33 +3,10 @@
 
 mod support;
 
-use std::collections::BTreeMap;
-
-use support::{Process, wait_for_http_status};
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_pasted_list_comes_back_in_piles_with_its_format_and_skipped_lines() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let data = tempfile::tempdir().expect("temp dir");
-    let ports = support::free_ports(2);
-    let env = BTreeMap::from([
-        (
-            "TURNIER_GRPC_ADDR".to_owned(),
-            format!("127.0.0.1:{}", ports[0]),
-        ),
-        (
-            "TURNIER_HTTP_ADDR".to_owned(),
-            format!("127.0.0.1:{}", ports[1]),
-        ),
-        (
-            "TURNIER_DATA_DIR".to_owned(),
-            data.path().display().to_string(),
-        ),
-    ]);
-    let mut turnier = Process::start("all-in-one", dir.path(), &["serve"], &env);
-    let base = format!("http://127.0.0.1:{}/api/v1", ports[1]);
-    // The sample catalog is there once its card answers.
-    wait_for_http_status(&mut turnier, &format!("{base}/pokemon/cards/svp-106"), 200).await;
+    let platform = support::SamplePlatform::start().await;
+    let base = &platform.api;
 
     let client = reqwest::Client::new();
     let list = "Pokémon: 1\n4 Pikachu ex SVP 106\nnot a card line\n2 Nobody PAL 999\n";

@@ -3,32 +3,12 @@
 
 mod support;
 
-use std::collections::BTreeMap;
-
-use support::{Process, run, wait_for_http_status};
+use support::run;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_gateway_searches_and_explains_and_refuses_a_broken_query_with_its_position() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let data = tempfile::tempdir().expect("temp dir");
-    let ports = support::free_ports(2);
-    let env = BTreeMap::from([
-        (
-            "TURNIER_GRPC_ADDR".to_owned(),
-            format!("127.0.0.1:{}", ports[0]),
-        ),
-        (
-            "TURNIER_HTTP_ADDR".to_owned(),
-            format!("127.0.0.1:{}", ports[1]),
-        ),
-        (
-            "TURNIER_DATA_DIR".to_owned(),
-            data.path().display().to_string(),
-        ),
-    ]);
-    let mut turnier = Process::start("all-in-one", dir.path(), &["serve"], &env);
-    let base = format!("http://127.0.0.1:{}/api/v1", ports[1]);
-    wait_for_http_status(&mut turnier, &format!("{base}/pokemon/cards/svp-106"), 200).await;
+    let platform = support::SamplePlatform::start().await;
+    let base = &platform.api;
 
     let client = reqwest::Client::new();
     let found: serde_json::Value = client

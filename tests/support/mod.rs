@@ -267,3 +267,48 @@ pub async fn wait_for_http_status(process: &mut Process, url: &str, status: u16)
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// The all-in-one platform on free ports, with an empty data folder so it holds exactly the
+/// sample catalog, whatever lies beside the checkout. Killed (and its folders removed) when
+/// dropped.
+pub struct SamplePlatform {
+    /// The running process.
+    pub process: Process,
+    /// `http://127.0.0.1:<port>/api/v1`.
+    pub api: String,
+    _state: tempfile::TempDir,
+    _data: tempfile::TempDir,
+}
+
+impl SamplePlatform {
+    /// Starts the platform and waits until the sample catalog answers.
+    pub async fn start() -> Self {
+        let state = tempfile::tempdir().expect("temp dir");
+        let data = tempfile::tempdir().expect("temp dir");
+        let ports = free_ports(2);
+        let env = BTreeMap::from([
+            (
+                "TURNIER_GRPC_ADDR".to_owned(),
+                format!("127.0.0.1:{}", ports[0]),
+            ),
+            (
+                "TURNIER_HTTP_ADDR".to_owned(),
+                format!("127.0.0.1:{}", ports[1]),
+            ),
+            (
+                "TURNIER_DATA_DIR".to_owned(),
+                data.path().display().to_string(),
+            ),
+        ]);
+        let mut process = Process::start("all-in-one", state.path(), &["serve"], &env);
+        let api = format!("http://127.0.0.1:{}/api/v1", ports[1]);
+        // The sample loads right after start; it is there once one of its cards answers.
+        wait_for_http_status(&mut process, &format!("{api}/pokemon/cards/svp-106"), 200).await;
+        Self {
+            process,
+            api,
+            _state: state,
+            _data: data,
+        }
+    }
+}
