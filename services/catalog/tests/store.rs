@@ -53,6 +53,25 @@ fn import_of(cards: Vec<Card>) -> Import {
     }
 }
 
+/// Serves the catalog over `store` on a port of its own, as `kit::server` serves it, and
+/// returns a client; the port is bound before the client connects.
+async fn serve(store: Store) -> CatalogServiceClient<tonic::transport::Channel> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    let mut routes = tonic::service::RoutesBuilder::default();
+    routes.add_service(catalog::grpc::server(catalog::grpc::Api::new(store)));
+    tokio::spawn(kit::server::serve(
+        listener,
+        &[kit::services::Service::Catalog],
+        routes,
+        kit::server::ShutdownTiming::default(),
+        kit::shutdown::Shutdown::new(),
+    ));
+    CatalogServiceClient::connect(url).await.expect("connect")
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),* $(,)?) => {
         mod postgres {
@@ -200,22 +219,7 @@ async fn get_cards_keys_cards_by_the_refs_given_and_lists_unknown_ones() {
         .await
         .expect("save");
 
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    let mut routes = tonic::service::RoutesBuilder::default();
-    routes.add_service(catalog::grpc::server(catalog::grpc::Api::new(
-        store.clone(),
-    )));
-    tokio::spawn(kit::server::serve(
-        listener,
-        &[kit::services::Service::Catalog],
-        routes,
-        kit::server::ShutdownTiming::default(),
-        kit::shutdown::Shutdown::new(),
-    ));
-    let mut client = CatalogServiceClient::connect(url).await.expect("connect");
+    let mut client = serve(store.clone()).await;
 
     let refs = ["svp-106", "nope-1", "sv2-11", "raichu--b", "svp-106"]
         .map(str::to_owned)
@@ -328,21 +332,7 @@ async fn resolve_card_names_finds_names_and_printings_and_says_why_not() {
         .save_import(Game::Riftbound, &sample(Game::Riftbound))
         .await
         .expect("save");
-    let api = catalog::grpc::Api::new(store);
-    let mut routes = tonic::service::RoutesBuilder::default();
-    routes.add_service(catalog::grpc::server(api));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    tokio::spawn(kit::server::serve(
-        listener,
-        &[kit::services::Service::Catalog],
-        routes,
-        kit::server::ShutdownTiming::default(),
-        kit::shutdown::Shutdown::new(),
-    ));
-    let mut client = CatalogServiceClient::connect(url).await.expect("connect");
+    let mut client = serve(store).await;
     let lines = [
         "Jinx, Demolitionist",
         "jinx - demolitionist",

@@ -37,7 +37,7 @@ async fn the_index_is_rebuilt_when_the_catalog_version_changes() {
         .expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("address"));
     let mut routes = tonic::service::RoutesBuilder::default();
-    catalog::mount(&mut routes, &store_database(&store));
+    catalog::mount(&mut routes, store.database());
     tokio::spawn(kit::server::serve(
         listener,
         &[kit::services::Service::Catalog],
@@ -66,9 +66,4 @@ async fn the_index_is_rebuilt_when_the_catalog_version_changes() {
         .expect("save");
     assert_eq!(search(&api, "yasuo").await, ["Yasuo, Unforgiven"]);
     assert!(search(&api, "jinx").await.is_empty());
-}
-
-/// The database behind the store, for mounting the catalog service on it.
-fn store_database(store: &Store) -> kit::db::Database {
-    store.database().clone()
 }
