@@ -5,31 +5,14 @@
 //! Data comes from `TURNIER_DATA_DIR`, else `../shared/data` next to the repository.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use catalog::domain::Game;
 use search::domain::Index;
 
-const QUERIES: &[&str] = &[
-    "t:water hp>=120",
-    "is:ex t:fire",
-    r#"subtype:supporter o:"search your deck""#,
-    "cost:RCC",
-    "cost>=RR damage>=200",
-    "cost:1 damage>=60",
-    "retreat=0 stage:basic",
-    "stage:2 weakness:fighting",
-    "pkachu",
-    "n:pkachu",
-    r#"is:"ace spec""#,
-    "not:ex t:psychic stage:basic reg:h",
-    "charizard",
-    "draw",
-    "n:/^mega /",
-    "t:fire order:name",
-    "pikachu unique:prints",
-];
+mod common;
+
+use common::{POKEMON_QUERIES, load};
 
 const RUNS: usize = 500;
 
@@ -43,17 +26,11 @@ fn main() {
     if std::env::args().any(|arg| arg == "--test" || arg == "--list") {
         return;
     }
-    let dir = std::env::var_os("TURNIER_DATA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
-        .join("pokemon");
-    let files =
-        catalog::import::read_sources(Game::Pokemon, &dir).expect("the data folder is readable");
-    let import = catalog::import::convert(Game::Pokemon, &files);
+    let import = load(Game::Pokemon);
     let index = Index::new(Game::Pokemon, import.cards, &import.sets);
     println!("| query | p50 | p99 |");
     println!("| --- | --- | --- |");
-    for query in QUERIES {
+    for query in POKEMON_QUERIES {
         for _ in 0..20 {
             black_box(index.search(query, 60, "").expect("the query parses").total);
         }
