@@ -129,6 +129,24 @@ pub struct FieldDef {
     pub normalize: Normalize,
 }
 
+/// Returns a field row whose values need no extra normalisation (most rows of every table).
+pub(super) const fn field(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    kind: FieldKind,
+    key: FieldKey,
+    order: Option<&'static [&'static str]>,
+) -> FieldDef {
+    FieldDef {
+        name,
+        aliases,
+        kind,
+        key,
+        order,
+        normalize: Normalize::Plain,
+    }
+}
+
 /// One row of a game's shortcuts table.
 #[derive(Debug)]
 pub struct ShortcutDef {

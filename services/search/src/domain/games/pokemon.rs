@@ -2,8 +2,9 @@
 
 use catalog::domain::Card;
 
+use super::field;
 use super::{
-    CardDoc, FieldDef, FieldKey, FieldKind, GameSpec, Normalize, PrintDoc, SetRanks, ShortcutDef,
+    CardDoc, FieldDef, FieldKey, FieldKind, GameSpec, PrintDoc, SetRanks, ShortcutDef,
     metadata_string,
 };
 use crate::domain::cost::EnergyMix;
@@ -42,23 +43,6 @@ const REGULATION_MARKS: &[&str] = &[
     "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S",
     "T", "U", "V", "W", "X", "Y", "Z",
 ];
-
-const fn field(
-    name: &'static str,
-    aliases: &'static [&'static str],
-    kind: FieldKind,
-    key: FieldKey,
-    order: Option<&'static [&'static str]>,
-) -> FieldDef {
-    FieldDef {
-        name,
-        aliases,
-        kind,
-        key,
-        order,
-        normalize: Normalize::Plain,
-    }
-}
 
 const FIELDS: &[FieldDef] = &[
     field("name", &["n"], FieldKind::Text, FieldKey::Name, None),

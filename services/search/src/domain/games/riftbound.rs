@@ -2,6 +2,7 @@
 
 use catalog::domain::Card;
 
+use super::field;
 use super::{
     CardDoc, FieldDef, FieldKey, FieldKind, GameSpec, Normalize, PrintDoc, SetRanks, ShortcutDef,
     is,
@@ -39,23 +40,6 @@ const DOMAINS: &[&str] = &[
     "colorless",
     "neutral",
 ];
-
-const fn field(
-    name: &'static str,
-    aliases: &'static [&'static str],
-    kind: FieldKind,
-    key: FieldKey,
-    order: Option<&'static [&'static str]>,
-) -> FieldDef {
-    FieldDef {
-        name,
-        aliases,
-        kind,
-        key,
-        order,
-        normalize: Normalize::Plain,
-    }
-}
 
 const FIELDS: &[FieldDef] = &[
     field("name", &["n"], FieldKind::Text, FieldKey::Name, None),
