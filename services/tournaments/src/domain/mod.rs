@@ -1,17 +1,21 @@
 //! The tournament engine's rules as plain Rust (`shared/spec/turny/guide-tournaments.md`):
-//! the event model, each game's stage defaults, standings with every tiebreaker, and Swiss
-//! pairing.
+//! the event model, each game's stage defaults, standings with every tiebreaker, Swiss
+//! pairing, single and double elimination brackets, round robin, free-for-all lobbies and
+//! scoring, and the advancement rules of multi-stage events.
 //!
 //! Nothing here does I/O, reads a clock or draws randomness of its own: an event's results (and
-//! the seed stored with it) go in, standings and pairings come out. Elimination brackets,
-//! round robin, free-for-all and multi-stage advancement are still to come (issue 8). Storage
-//! and the gRPC surface are the crate's other modules.
+//! the seed stored with it) go in, standings and pairings come out. Storage and the gRPC
+//! surface are the crate's other modules.
 
 pub mod defaults;
+pub mod elimination;
 pub mod event;
+pub mod free_for_all;
 pub mod matching;
 pub mod random;
+pub mod round_robin;
 pub mod settings;
+pub mod stages;
 pub mod standings;
 pub mod swiss;
 

@@ -178,7 +178,7 @@ fn pair_with_limit(
 }
 
 /// Orders every player for round 1 by the stage's first-round seeding.
-fn first_round_order(
+pub(crate) fn first_round_order(
     event: &Event,
     seeding: SeedingMethod,
     rng: &mut Rng,
