@@ -1,15 +1,28 @@
-//! `turnier tournament standings`: standings of an event read on stdin, computed in this
-//! process (no server needed), in the event format issue 8 documents.
+//! `turnier tournament …`: the tournament engine offline, on an event read on stdin, computed in
+//! this process (no server needed), in the event format issue 8 documents.
 //!
-//! Success prints one JSON line, `{"standings": [{"rank", "player", "points", "record",
-//! "tiebreakers", "match_win_percentage"}, …]}`. An event that cannot be read or is refused
-//! prints `{"error": {"code": "invalid_event", "message"}}` on stdout, the message on stderr,
-//! and exits 1.
+//! - `standings` prints `{"standings": [{"rank", "player", "points", "record", "tiebreakers",
+//!   "match_win_percentage"}, …]}`. Given a free-for-all event (one with `matches` of lobby
+//!   results), it prints `{"standings": [{"rank", "player", "points", "matches"}]}` and, for
+//!   Threshold Win, each lobby's winner so far under `"lobbies"`.
+//! - `pair` prints the next round: `{"format", "round", "pairings": [{"table", "players"},
+//!   {"players": [p], "bye": true}], …}`, or a free-for-all stage's next lobbies
+//!   `{"format", "match", "lobbies": [{"lobby", "players"}]}`. The stage config comes from
+//!   `--stage` (a JSON object, or a file holding one) or from a `"stage"` member of the input.
+//!
+//! An input that cannot be read or is refused prints `{"error": {"code", "message"}}` on
+//! stdout (`invalid_event`, `invalid_stage` or `cannot_pair`), the message on stderr, and exits 1.
 
 use std::io::Read as _;
 
 use anyhow::Context as _;
 use clap::Subcommand;
+use serde_json::{Value, json};
+use tournaments::domain::defaults::{Format, Game};
+use tournaments::domain::free_for_all::{self, FreeForAllEvent};
+use tournaments::domain::next_round::{self, NextRoundError, StageConfig};
+use tournaments::domain::round_robin::RoundRobinError;
+use tournaments::domain::swiss::PairingError;
 use tournaments::domain::{Event, standings};
 
 /// `turnier tournament …`
@@ -20,8 +33,36 @@ pub enum TournamentCommand {
     /// The event is {"settings": {"points": {"win", "draw", "loss", "bye"}, "bye_handling",
     /// "tiebreakers", "match_win_formula", "opponent_match_win_floor", "game_win_floor"},
     /// "players": [{"id", "seed"}], "rounds": [[{"players": [a, b], "games": [2, 0]},
-    /// {"players": [c], "bye": true}, {"players": [d], "late_loss": true}]]}.
+    /// {"players": [c], "bye": true}, {"players": [d], "late_loss": true}]]}. A free-for-all
+    /// event is {"format", "settings", "players", "matches": [[{"lobby": [..], "finish": [..]}]]}.
     Standings,
+    /// Reads an event on stdin and prints the next round's pairings as JSON.
+    ///
+    /// The stage config names the `format` (swiss, single_elimination, double_elimination,
+    /// round_robin; cumulative_points and threshold_win read a free-for-all event), the event's
+    /// `seed`, the prior stage's order `prior_stage`, and any of the format's settings
+    /// (e.g. {"format": "swiss", "seed": 7, "rounds": 5, "pairing_style": "fold"}).
+    Pair {
+        /// The stage config: a JSON object, or the path of a file holding one. Without it,
+        /// the input's "stage" member is used.
+        #[arg(long, value_name = "JSON|FILE")]
+        stage: Option<String>,
+    },
+}
+
+/// A failure of the command, with the code it prints.
+struct Failure {
+    code: &'static str,
+    error: anyhow::Error,
+}
+
+impl Failure {
+    fn new(code: &'static str, error: impl Into<anyhow::Error>) -> Self {
+        Self {
+            code,
+            error: error.into(),
+        }
+    }
 }
 
 /// Runs `turnier tournament …`.
@@ -31,26 +72,143 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<()> {
             println!("{json}");
             Ok(())
         }
-        Err(err) => {
-            let message = format!("{err:#}");
-            let error = serde_json::json!({"error": {"code": "invalid_event", "message": message}});
-            println!("{error}");
+        Err(Failure { code, error }) => {
+            let message = format!("{error:#}");
+            println!("{}", json!({"error": {"code": code, "message": message}}));
             // `main` prints the message on stderr too, and exits 1.
-            Err(err)
+            Err(error)
         }
     }
 }
 
 /// Returns the JSON the command prints on success.
-fn answer(command: TournamentCommand) -> anyhow::Result<String> {
-    match command {
-        TournamentCommand::Standings => {
-            let mut input = String::new();
-            std::io::stdin()
-                .read_to_string(&mut input)
-                .context("cannot read the event on stdin")?;
-            let event = Event::from_json(&input)?;
-            serde_json::to_string(&standings(&event)).context("cannot write the standings")
+fn answer(command: TournamentCommand) -> Result<String, Failure> {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .context("cannot read the event on stdin")
+        .map_err(|err| Failure::new("invalid_event", err))?;
+    let value: Value = serde_json::from_str(&input)
+        .context("the event is not JSON")
+        .map_err(|err| Failure::new("invalid_event", err))?;
+    let printed = match command {
+        TournamentCommand::Standings => standings_json(value)?,
+        TournamentCommand::Pair { stage } => pair_json(value, stage.as_deref())?,
+    };
+    Ok(printed.to_string())
+}
+
+/// Tells whether an input is a free-for-all event (it lists `matches` of lobbies).
+fn is_free_for_all(value: &Value) -> bool {
+    value.get("matches").is_some()
+}
+
+fn standings_json(value: Value) -> Result<Value, Failure> {
+    if is_free_for_all(&value) {
+        let event = free_for_all_event(value)?;
+        let table = free_for_all::standings(&event).map_err(invalid_event)?;
+        let mut printed = json!({"standings": table});
+        if event.format == Format::ThresholdWin {
+            let lobbies = free_for_all::threshold_winners(&event).map_err(invalid_event)?;
+            printed["lobbies"] = json!(lobbies);
+        }
+        return Ok(printed);
+    }
+    let event = Event::from_json(&value.to_string()).map_err(invalid_event)?;
+    Ok(json!(standings(&event)))
+}
+
+fn pair_json(mut value: Value, stage: Option<&str>) -> Result<Value, Failure> {
+    let in_input = value
+        .as_object_mut()
+        .and_then(|input| input.remove("stage"));
+    let stage = match stage {
+        Some(stage) => Some(read_stage(stage)?),
+        None => in_input,
+    };
+    if is_free_for_all(&value) {
+        let seed = match stage {
+            Some(stage) => {
+                StageConfig::from_value(with_format_of(stage, &value))
+                    .map_err(|err| Failure::new("invalid_stage", err))?
+                    .seed
+            }
+            None => 0,
+        };
+        let event = free_for_all_event(value)?;
+        let next = next_round::next_lobbies(&event, seed).map_err(cannot_pair)?;
+        return Ok(json!(next));
+    }
+    let stage = stage.ok_or_else(|| {
+        Failure::new(
+            "invalid_stage",
+            anyhow::anyhow!(
+                "no stage config: pass --stage '{{\"format\": \"swiss\"}}' or a \"stage\" member in the input"
+            ),
+        )
+    })?;
+    let stage = StageConfig::from_value(stage).map_err(|err| Failure::new("invalid_stage", err))?;
+    let event = Event::from_json(&value.to_string()).map_err(invalid_event)?;
+    let next = stage.next_round(&event).map_err(cannot_pair)?;
+    Ok(json!(next))
+}
+
+/// Reads `--stage`: inline JSON when it starts with `{`, else a file.
+fn read_stage(stage: &str) -> Result<Value, Failure> {
+    let text = if stage.trim_start().starts_with('{') {
+        stage.to_owned()
+    } else {
+        std::fs::read_to_string(stage)
+            .with_context(|| format!("cannot read the stage config {stage}"))
+            .map_err(|err| Failure::new("invalid_stage", err))?
+    };
+    serde_json::from_str(&text)
+        .context("the stage config is not JSON")
+        .map_err(|err| Failure::new("invalid_stage", err))
+}
+
+/// A free-for-all stage config may leave out the format: the event names it.
+fn with_format_of(mut stage: Value, event: &Value) -> Value {
+    if let (Some(stage), Some(format)) = (stage.as_object_mut(), event.get("format"))
+        && !stage.contains_key("format")
+    {
+        stage.insert("format".to_owned(), format.clone());
+    }
+    stage
+}
+
+/// Reads a free-for-all event; settings it leaves out take Riftbound's defaults (the one game
+/// offering free-for-all).
+fn free_for_all_event(mut value: Value) -> Result<FreeForAllEvent, Failure> {
+    let defaults = Game::Riftbound.defaults().free_for_all.map(|d| json!(d));
+    if let (Some(Value::Object(mut merged)), Some(input)) = (defaults, value.as_object_mut()) {
+        match input.remove("settings") {
+            Some(Value::Object(given)) => merged.extend(given),
+            Some(other) => {
+                input.insert("settings".to_owned(), other);
+            }
+            None => {}
+        }
+        if !input.contains_key("settings") {
+            input.insert("settings".to_owned(), Value::Object(merged));
         }
     }
+    FreeForAllEvent::from_json(&value.to_string()).map_err(invalid_event)
+}
+
+fn invalid_event(err: impl Into<anyhow::Error>) -> Failure {
+    Failure::new("invalid_event", err)
+}
+
+/// A refused stage setting is `invalid_stage`; anything else stopping the round `cannot_pair`.
+fn cannot_pair(err: NextRoundError) -> Failure {
+    let code = match &err {
+        NextRoundError::Stage(_)
+        | NextRoundError::Swiss(PairingError::Settings(_))
+        | NextRoundError::RoundRobin(RoundRobinError::Settings(_)) => "invalid_stage",
+        NextRoundError::Swiss(PairingError::Event(_))
+        | NextRoundError::RoundRobin(RoundRobinError::Event(_)) => "invalid_event",
+        _ => "cannot_pair",
+    };
+    Failure::new(code, err)
 }

@@ -86,3 +86,151 @@ fn refuses_input_that_is_not_an_event() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout_json(&output)["error"]["code"], "invalid_event");
 }
+
+fn pair(event: &str, stage: Option<&str>) -> Output {
+    let dir = workdir();
+    let mut args = vec!["tournament", "pair"];
+    if let Some(stage) = stage {
+        args.extend(["--stage", stage]);
+    }
+    run_with_stdin(dir.path(), &args, &[], event)
+}
+
+fn players_of(pairing: &Value) -> Vec<String> {
+    pairing["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p.as_str().expect("an id").to_owned())
+        .collect()
+}
+
+#[test]
+fn pairs_the_next_swiss_round_of_the_worked_example() {
+    let event = read("worked-example.event.json");
+    let output = pair(&event, Some(r#"{"format": "swiss", "seed": 3}"#));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let next = stdout_json(&output);
+    assert_eq!(next["format"], "swiss");
+    assert_eq!(next["round"], 4);
+    assert_eq!(next["has_rematch"], false);
+    let pairings = next["pairings"].as_array().expect("pairings");
+    let mut everyone: Vec<String> = pairings.iter().flat_map(players_of).collect();
+    everyone.sort();
+    assert_eq!(
+        everyone,
+        ["Ana", "Ben", "Cam", "Dee", "Eli"],
+        "each player once"
+    );
+    // Eli, Dee and Ben have had byes: the lowest-ranked player without one (Cam, below Ana)
+    // sits out.
+    let bye: Vec<&Value> = pairings.iter().filter(|p| p["bye"] == true).collect();
+    assert_eq!(bye.len(), 1);
+    assert_eq!(players_of(bye[0]), ["Cam"]);
+
+    // The same config as the input's "stage" member gives the same round.
+    let mut with_stage: Value = serde_json::from_str(&event).expect("JSON");
+    with_stage["stage"] = serde_json::json!({"format": "swiss", "seed": 3});
+    let again = pair(&with_stage.to_string(), None);
+    assert_eq!(stdout_json(&again), next);
+}
+
+#[test]
+fn pairs_a_top_cut_seeded_by_the_prior_stage() {
+    // The worked example's standings, cut to a top 4: 1st meets 4th, 2nd meets 3rd.
+    let standings = stdout_json(&standings(&read("worked-example.event.json")));
+    let order: Vec<Value> = standings["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .take(4)
+        .map(|row| row["player"].clone())
+        .collect();
+    let players: Vec<Value> = order
+        .iter()
+        .enumerate()
+        .map(|(at, id)| serde_json::json!({"id": id, "seed": at + 1}))
+        .collect();
+    let mut cut: Value = serde_json::from_str(&read("worked-example.event.json")).expect("JSON");
+    cut["players"] = Value::Array(players);
+    cut["rounds"] = Value::Array(Vec::new());
+    let stage = serde_json::json!({"format": "single_elimination", "prior_stage": order});
+    let output = pair(&cut.to_string(), Some(&stage.to_string()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let next = stdout_json(&output);
+    let pairs: Vec<Vec<String>> = next["pairings"]
+        .as_array()
+        .expect("pairings")
+        .iter()
+        .map(players_of)
+        .collect();
+    assert_eq!(pairs, [["Ana", "Dee"], ["Cam", "Eli"]]);
+    assert_eq!(next["pairings"][0]["label"], "round 1 match 1");
+}
+
+#[test]
+fn scores_the_free_for_all_threshold_example_and_forms_the_next_lobby() {
+    let players = serde_json::json!([{"id": "Ana", "seed": 1}, {"id": "Ben", "seed": 2},
+                                     {"id": "Cam", "seed": 3}, {"id": "Dee", "seed": 4}]);
+    let lobby = serde_json::json!(["Ana", "Ben", "Cam", "Dee"]);
+    let finishes = [[1, 2, 3, 4], [2, 1, 3, 4], [2, 3, 1, 4], [2, 1, 3, 4]];
+    let event = |played: usize| {
+        let matches: Vec<Value> = finishes[..played]
+            .iter()
+            .map(|finish| serde_json::json!([{"lobby": lobby, "finish": finish}]))
+            .collect();
+        // Settings left out take Riftbound's free-for-all defaults.
+        serde_json::json!({"format": "threshold_win", "players": players, "matches": matches})
+            .to_string()
+    };
+    let after_three = stdout_json(&standings(&event(3)));
+    assert_eq!(
+        after_three["lobbies"][0]["winner"],
+        Value::Null,
+        "no winner yet"
+    );
+    assert_eq!(after_three["standings"][0]["player"], "Ana");
+    assert_eq!(after_three["standings"][0]["points"], 7.0);
+
+    let next = stdout_json(&pair(&event(3), None));
+    assert_eq!(next["match"], 4);
+    assert_eq!(next["lobbies"][0]["players"], lobby);
+
+    let after_four = stdout_json(&standings(&event(4)));
+    let winner = &after_four["lobbies"][0]["winner"];
+    assert_eq!(winner["player"], "Ben");
+    assert_eq!(winner["match_number"], 4);
+    assert_eq!(winner["points"], 9.0);
+}
+
+#[test]
+fn refuses_a_missing_or_misspelt_stage_config() {
+    let event = read("worked-example.event.json");
+    for (stage, needle) in [
+        (None, "no stage config"),
+        (
+            Some(r#"{"format": "swiss", "round": 2}"#),
+            "unknown field `round`",
+        ),
+        (Some(r#"{"format": "knockout"}"#), "setting `format`"),
+        (Some("/no/such/stage.json"), "cannot read the stage config"),
+    ] {
+        let output = pair(&event, stage);
+        assert_eq!(output.status.code(), Some(1), "{stage:?}");
+        let json = stdout_json(&output);
+        assert_eq!(json["error"]["code"], "invalid_stage", "{stage:?}");
+        let message = json["error"]["message"].as_str().expect("a message");
+        assert!(message.contains(needle), "{stage:?}: {message}");
+    }
+    // A stage that has played all its rounds cannot be paired.
+    let output = pair(&event, Some(r#"{"format": "swiss", "rounds": 3}"#));
+    assert_eq!(stdout_json(&output)["error"]["code"], "cannot_pair");
+}

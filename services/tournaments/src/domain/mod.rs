@@ -12,6 +12,7 @@ pub mod elimination;
 pub mod event;
 pub mod free_for_all;
 pub mod matching;
+pub mod next_round;
 pub mod random;
 pub mod round_robin;
 pub mod settings;
