@@ -32,6 +32,13 @@ pub const REPAIR_WINDOW: usize = 8;
 /// The widest window a local repair tries, in players on either side.
 pub const REPAIR_WINDOW_MAX: usize = 128;
 
+/// Byes tried, at most, before a round is refused (or, beyond [`FULL_SEARCH_LIMIT`], paired
+/// with a rematch): when the lowest-ranked player without a bye leaves the others no
+/// rematch-free pairing, the next candidates up the standings sit out instead. Every candidate
+/// costs a full pairing, so a field that defeats this many is treated as unpairable; in
+/// practice only small late rounds ever need a second candidate.
+pub const BYE_CANDIDATES: usize = 16;
+
 /// The next round's pairings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SwissPairing {
@@ -134,24 +141,50 @@ fn pair_with_limit(
     if ranked.len() < 2 {
         return Err(PairingError::NotEnoughPlayers);
     }
-    let bye = (ranked.len() % 2 == 1).then(|| {
-        let at = bye_position(event, &ranked);
-        ranked.remove(at)
-    });
     let played = previous_pairs(event);
     let is_rematch = |a: usize, b: usize| played.contains(&(a.min(b), a.max(b)));
-    let groups = score_groups(&ranked, &points);
-    let plain = plain_pairing(&ranked, &groups, stage.pairing_style, &mut rng);
-    let plain_has_rematch = plain.iter().any(|&(a, b)| is_rematch(a, b));
-    let (pairs, has_rematch) = if !plain_has_rematch || !stage.prevent_repeat_matchups {
-        (plain, plain_has_rematch)
-    } else if ranked.len() <= full_search_limit {
-        let pairs = rematch_free_pairing(&ranked, &groups, &plain, &is_rematch)
-            .ok_or(PairingError::NoRematchFreePairing(round))?;
-        (pairs, false)
+    // With an odd count, the bye goes to the lowest-ranked player with the fewest byes. Should
+    // the others then have no rematch-free pairing, the next candidate (moving up the
+    // standings, still among the fewest byes) sits out instead: the round is refused only
+    // when no allowed bye leaves a rematch-free pairing.
+    let bye_candidates = if ranked.len() % 2 == 1 {
+        bye_candidates(event, &ranked)
     } else {
-        repair_locally(&ranked, &groups, plain, &is_rematch)
+        vec![None]
     };
+    let mut chosen = None;
+    let mut fallback = None;
+    for candidate in bye_candidates.into_iter().take(BYE_CANDIDATES) {
+        let mut rest = ranked.clone();
+        let bye = candidate.map(|at| rest.remove(at));
+        // Every candidate draws from the same stream, so the first one pairs as it always did.
+        let mut rng = rng.clone();
+        let groups = score_groups(&rest, &points);
+        let plain = plain_pairing(&rest, &groups, stage.pairing_style, &mut rng);
+        let plain_has_rematch = plain.iter().any(|&(a, b)| is_rematch(a, b));
+        let pairing = if !plain_has_rematch || !stage.prevent_repeat_matchups {
+            Some((plain, plain_has_rematch))
+        } else if rest.len() <= full_search_limit {
+            rematch_free_pairing(&rest, &groups, &plain, &is_rematch).map(|pairs| (pairs, false))
+        } else {
+            Some(repair_locally(&rest, &groups, plain, &is_rematch))
+        };
+        match pairing {
+            // A local repair that kept a rematch: another bye may do better; if none does,
+            // the first candidate's pairing is used.
+            Some((pairs, true)) if stage.prevent_repeat_matchups => {
+                fallback.get_or_insert((rest, bye, pairs, true));
+            }
+            Some((pairs, has_rematch)) => {
+                chosen = Some((rest, bye, pairs, has_rematch));
+                break;
+            }
+            None => {}
+        }
+    }
+    let (ranked, bye, pairs, has_rematch) = chosen
+        .or(fallback)
+        .ok_or(PairingError::NoRematchFreePairing(round))?;
     let position: std::collections::HashMap<usize, usize> = ranked
         .iter()
         .enumerate()
@@ -224,9 +257,10 @@ fn ranked_by_standings(event: &Event) -> (Vec<usize>, Vec<Rounded>) {
     (ranked, points)
 }
 
-/// Returns the position in `ranked` of the player who sits out: the lowest-ranked among those
-/// with the fewest byes, so a second bye only comes once everyone has had one.
-fn bye_position(event: &Event, ranked: &[usize]) -> usize {
+/// Returns the positions in `ranked` of the players who may sit out, in the order they are
+/// tried: those with the fewest byes (so a second bye only comes once everyone has had one),
+/// lowest-ranked first.
+fn bye_candidates(event: &Event, ranked: &[usize]) -> Vec<Option<usize>> {
     let index = event.player_index();
     let mut byes = vec![0usize; event.players.len()];
     for entry in event.rounds.iter().flat_map(|round| &round.0) {
@@ -237,10 +271,11 @@ fn bye_position(event: &Event, ranked: &[usize]) -> usize {
         }
     }
     let fewest = ranked.iter().map(|&player| byes[player]).min().unwrap_or(0);
-    ranked
-        .iter()
-        .rposition(|&player| byes[player] == fewest)
-        .expect("some player has the fewest byes")
+    (0..ranked.len())
+        .rev()
+        .filter(|&at| byes[ranked[at]] == fewest)
+        .map(Some)
+        .collect()
 }
 
 /// Returns every pair of players (lower index first) who have already met.
@@ -772,14 +807,22 @@ mod tests {
                             break;
                         }
                         Err(PairingError::NoRematchFreePairing(_)) => {
+                            // Refused only when no allowed bye leaves a rematch-free pairing.
                             let (mut ranked, points) = ranked_by_standings(&event);
                             ranked.retain(|&p| !event.players[p].dropped);
-                            let at = bye_position(&event, &ranked);
-                            if ranked.len() % 2 == 1 {
-                                ranked.remove(at);
+                            let candidates = if ranked.len() % 2 == 1 {
+                                bye_candidates(&event, &ranked)
+                            } else {
+                                vec![None]
+                            };
+                            for candidate in candidates {
+                                let mut rest = ranked.clone();
+                                if let Some(at) = candidate {
+                                    rest.remove(at);
+                                }
+                                let groups = score_groups(&rest, &points);
+                                prop_assert_eq!(least_group_cost(&rest, &groups, &played), None);
                             }
-                            let groups = score_groups(&ranked, &points);
-                            prop_assert_eq!(least_group_cost(&ranked, &groups, &played), None);
                             break;
                         }
                         Err(other) => return Err(TestCaseError::fail(other.to_string())),
@@ -810,17 +853,28 @@ mod tests {
                     ranked.retain(|&p| !event.players[p].dropped);
                     if let (Some(bye), false) = (&pairing.bye, ranked.is_empty()) {
                         let at = ranked.iter().position(|&p| p == index[bye]).expect("active");
-                        prop_assert_eq!(at, bye_position(&event, &ranked));
+                        // The first candidate that leaves a rematch-free pairing.
+                        let first_pairable = bye_candidates(&event, &ranked)
+                            .into_iter()
+                            .flatten()
+                            .find(|&candidate| {
+                                let mut rest = ranked.clone();
+                                rest.remove(candidate);
+                                let groups = score_groups(&rest, &points);
+                                least_group_cost(&rest, &groups, &played).is_some()
+                            });
+                        prop_assert_eq!(Some(at), first_pairable);
                         let byes = |p: usize| event.rounds.iter().flat_map(|r| &r.0)
                             .filter(|e| matches!(e, Entry::Bye(id) if index[id] == p)).count();
                         let fewest = ranked.iter().map(|&p| byes(p)).min();
                         prop_assert_eq!(Some(byes(index[bye])), fewest);
-                        prop_assert!(ranked[at + 1..].iter().all(|&p| byes(p) > byes(index[bye])));
+                        // Everyone ranked below with as few byes was tried first and failed.
+                        prop_assert!(ranked[at + 1..].iter().all(|&p| byes(p) >= byes(index[bye])));
                     }
                     // The pairing keeps players as close to their score groups as possible.
                     if !ranked.is_empty() {
-                        if pairing.bye.is_some() {
-                            ranked.remove(bye_position(&event, &ranked));
+                        if let Some(bye) = &pairing.bye {
+                            ranked.retain(|&p| p != index[bye]);
                         }
                         let groups = score_groups(&ranked, &points);
                         let position: std::collections::HashMap<usize, usize> =
