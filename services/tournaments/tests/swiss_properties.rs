@@ -206,7 +206,7 @@ fn play(scenario: &Scenario) -> Result<(), TestCaseError> {
             }
             Err(PairingError::NoRematchFreePairing(_)) => {
                 // Refused only when no rematch-free pairing exists for any choice of bye.
-                let exists = if active.len() % 2 == 0 {
+                let exists = if active.len().is_multiple_of(2) {
                     rematch_free_exists(&active, &played)
                 } else {
                     (0..active.len()).any(|sits| {
