@@ -13,6 +13,11 @@
 //! {"format": "round_robin", "cycles": 2, "grouping": {"groups": 2}}
 //! ```
 //!
+//! An elimination stage with **Allow early cutoff** takes `"early_cutoff": k`, the end of the
+//! placement range its advancement rule reads ([`super::stages::TournamentPlan::early_cutoff`]):
+//! once the top `k` are decided, the stage has no next round. A stage with no next round
+//! (complete, or cut off) prints no pairings.
+//!
 //! Free-for-all stages have their own event file ([`FreeForAllEvent`]) carrying their format
 //! and settings; their config only adds the `seed`.
 
@@ -175,9 +180,23 @@ impl StageConfig {
                 })
             }
             Format::SingleElimination | Format::DoubleElimination => {
-                let settings = self.elimination()?;
+                let mut config = self.clone();
+                let early_cutoff = match config.settings.remove("early_cutoff") {
+                    None | Some(Value::Null) => None,
+                    Some(places) => Some(serde_json::from_value::<u32>(places).map_err(|err| {
+                        NextRoundError::Stage(format!(
+                            "setting `early_cutoff` is the number of top placements to decide: {err}"
+                        ))
+                    })?),
+                };
+                let settings = config.elimination()?;
                 let bracket = elimination::replay(event, self.format, &settings, self.seed, prior)?;
-                let pending = bracket.next_round();
+                let stopped = early_cutoff.is_some_and(|places| bracket.is_top_decided(places));
+                let pending = if stopped {
+                    Vec::new()
+                } else {
+                    bracket.next_round()
+                };
                 Ok(NextRound {
                     format: self.format,
                     round: event.rounds.len() + 1,
@@ -402,6 +421,33 @@ mod tests {
             ]
         );
         assert_eq!(next.pairings[0].label.as_deref(), Some("round 1 match 1"));
+    }
+
+    #[test]
+    fn an_early_cutoff_stops_a_bracket_once_the_top_placements_are_decided() {
+        let prior: Vec<String> = (1..=16).map(|at| format!("P{at}")).collect();
+        let stage = json!({"format": "single_elimination", "prior_stage": prior,
+                           "early_cutoff": 8});
+        let mut event = event(16);
+        let first = config(stage.clone()).next_round(&event).expect("round 1");
+        assert_eq!(first.pairings.len(), 8);
+        // The better seed wins the round of 16: the top 8 are decided.
+        event.rounds.push(crate::domain::Round(
+            first
+                .pairings
+                .iter()
+                .map(|p| crate::domain::Entry::Match {
+                    players: [p.players[0].clone(), p.players[1].clone()],
+                    games: [2, 0],
+                })
+                .collect(),
+        ));
+        let after = config(stage).next_round(&event).expect("no round");
+        assert!(after.pairings.is_empty(), "{after:?}");
+        let without_cutoff = config(json!({"format": "single_elimination", "prior_stage": prior}))
+            .next_round(&event)
+            .expect("quarterfinals");
+        assert_eq!(without_cutoff.pairings.len(), 4);
     }
 
     #[test]
