@@ -33,6 +33,7 @@ pub mod decks {
 pub mod scripts {
     pub mod v1 {
         tonic::include_proto!("turnier.scripts.v1");
+        include!(concat!(env!("OUT_DIR"), "/turnier.scripts.v1.serde.rs"));
     }
 }
 pub mod tournaments {

@@ -1,14 +1,242 @@
-//! The tonic implementation of `turnier.scripts.v1.ScriptService`.
+//! The tonic implementation of `turnier.scripts.v1.ScriptService`: parses the JSON arguments,
+//! hands the run to [`Runner`] on a blocking thread, converts the normalized result back.
+//! Errors become `Status` once, in `crate::error`.
 
+use std::sync::Arc;
+
+use proto::scripts::v1 as pb;
 use proto::scripts::v1::script_service_server::{ScriptService, ScriptServiceServer};
+use serde_json::Value;
+use tokio::sync::OnceCell;
+use tonic::{Request, Response, Status};
 
-/// The `ScriptService` implementation.
+use crate::domain::pool_filters::Game;
+use crate::error::Error;
+use crate::runner::{Runner, ScriptRef, TimeLimits, Verdict};
+use crate::sandbox::Limits;
+
+/// The `ScriptService` implementation. The sandbox is created on first use (or by
+/// [`Api::warm_up`]), off the async threads: pre-initializing the plugin takes about a second.
 #[derive(Debug, Clone, Default)]
-pub struct Api;
+pub struct Api {
+    runner: Arc<OnceCell<Runner>>,
+}
 
-impl ScriptService for Api {}
+impl Api {
+    /// Creates the sandbox now, so the first request does not wait for it.
+    pub async fn warm_up(&self) -> Result<(), Error> {
+        self.runner().await.map(|_| ())
+    }
+
+    async fn runner(&self) -> Result<Runner, Error> {
+        self.runner
+            .get_or_try_init(|| async {
+                tokio::task::spawn_blocking(|| {
+                    Runner::new(Limits::default(), TimeLimits::default())
+                        .map_err(|err| Error::Sandbox(err.to_string()))
+                })
+                .await
+                .map_err(|err| Error::Sandbox(err.to_string()))?
+            })
+            .await
+            .cloned()
+    }
+
+    /// Runs `work` with the runner on a blocking thread.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Runner) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, Error> {
+        let runner = self.runner().await?;
+        tokio::task::spawn_blocking(move || work(&runner))
+            .await
+            .map_err(|err| Error::Sandbox(err.to_string()))?
+    }
+
+    #[tracing::instrument(skip_all, fields(source_bytes = request.source.len()))]
+    async fn check(
+        &self,
+        request: pb::CheckScriptRequest,
+    ) -> Result<pb::CheckScriptResponse, Error> {
+        let checked = self
+            .blocking(move |runner| Ok(runner.check(&request.source)))
+            .await?;
+        Ok(pb::CheckScriptResponse {
+            safe: checked.report.safe,
+            issues: checked
+                .report
+                .issues
+                .into_iter()
+                .map(|issue| pb::SafetyIssue {
+                    code: issue.code.as_str().to_owned(),
+                    message: issue.message,
+                    line: issue.line,
+                    column: issue.column,
+                })
+                .collect(),
+            hash: checked.hash,
+        })
+    }
+}
+
+/// Reads the script reference of a request.
+fn script(script: Option<pb::Script>) -> Result<ScriptRef, Error> {
+    match script.and_then(|script| script.script) {
+        Some(pb::script::Script::Source(source)) => Ok(ScriptRef::Source(source)),
+        Some(pb::script::Script::Hash(hash)) => Ok(ScriptRef::Hash(hash)),
+        None => Err(Error::BadField {
+            field: "script",
+            reason: "give the script's `source` or its `hash`".to_owned(),
+        }),
+    }
+}
+
+/// Parses a required JSON argument.
+fn json(field: &'static str, text: &str) -> Result<Value, Error> {
+    serde_json::from_str(text).map_err(|err| Error::BadField {
+        field,
+        reason: format!("not JSON: {err}"),
+    })
+}
+
+/// Parses the optional context.
+fn context(text: Option<&str>) -> Result<Option<Value>, Error> {
+    text.map(|text| json("context_json", text)).transpose()
+}
+
+#[tonic::async_trait]
+impl ScriptService for Api {
+    async fn check_script(
+        &self,
+        request: Request<pb::CheckScriptRequest>,
+    ) -> Result<Response<pb::CheckScriptResponse>, Status> {
+        Ok(Response::new(self.check(request.into_inner()).await?))
+    }
+
+    async fn run_card_rule(
+        &self,
+        request: Request<pb::RunCardRuleRequest>,
+    ) -> Result<Response<pb::RuleRunResponse>, Status> {
+        let request = request.into_inner();
+        let script = script(request.script)?;
+        let card = json("card_json", &request.card_json)?;
+        let context = context(request.context_json.as_deref())?;
+        let result = self
+            .blocking(move |runner| Ok(runner.card_rule(&script, card, context)?))
+            .await?;
+        Ok(Response::new(pb::RuleRunResponse {
+            result: Some(result),
+        }))
+    }
+
+    async fn filter_card_pool(
+        &self,
+        request: Request<pb::FilterCardPoolRequest>,
+    ) -> Result<Response<pb::FilterCardPoolResponse>, Status> {
+        let request = request.into_inner();
+        let script = script(request.script)?;
+        let Value::Array(cards) = json("cards_json", &request.cards_json)? else {
+            return Err(Error::BadField {
+                field: "cards_json",
+                reason: "must be a JSON array of card objects".to_owned(),
+            }
+            .into());
+        };
+        let context = context(request.context_json.as_deref())?;
+        let verdicts = self
+            .blocking(move |runner| Ok(runner.card_pool(&script, cards, context)?))
+            .await?;
+        Ok(Response::new(pb::FilterCardPoolResponse {
+            verdicts: verdicts
+                .into_iter()
+                .map(|verdict| match verdict {
+                    Verdict::Result(result) => pb::CardVerdict {
+                        result: Some(result),
+                        error: None,
+                    },
+                    Verdict::Threw(message) => pb::CardVerdict {
+                        result: None,
+                        error: Some(message),
+                    },
+                })
+                .collect(),
+        }))
+    }
+
+    async fn run_deck_rule(
+        &self,
+        request: Request<pb::RunDeckRuleRequest>,
+    ) -> Result<Response<pb::RuleRunResponse>, Status> {
+        let request = request.into_inner();
+        let script = script(request.script)?;
+        let deck = json("deck_json", &request.deck_json)?;
+        let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
+        let context = context(request.context_json.as_deref())?;
+        let result = self
+            .blocking(move |runner| Ok(runner.deck_rule(&script, deck, cards, context)?))
+            .await?;
+        Ok(Response::new(pb::RuleRunResponse {
+            result: Some(result),
+        }))
+    }
+
+    async fn run_deckset_rule(
+        &self,
+        request: Request<pb::RunDecksetRuleRequest>,
+    ) -> Result<Response<pb::RuleRunResponse>, Status> {
+        let request = request.into_inner();
+        let script = script(request.script)?;
+        let decks = json("decks_json", &request.decks_json)?;
+        let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
+        let context = context(request.context_json.as_deref())?;
+        let result = self
+            .blocking(move |runner| Ok(runner.deckset_rule(&script, decks, cards, context)?))
+            .await?;
+        Ok(Response::new(pb::RuleRunResponse {
+            result: Some(result),
+        }))
+    }
+
+    async fn resolve_pool_filters(
+        &self,
+        request: Request<pb::ResolvePoolFiltersRequest>,
+    ) -> Result<Response<pb::ResolvePoolFiltersResponse>, Status> {
+        let request = request.into_inner();
+        let script = script(request.script)?;
+        let game = proto::common::v1::Game::try_from(request.game)
+            .ok()
+            .and_then(Game::from_proto)
+            .ok_or(Error::BadField {
+                field: "game",
+                reason: "must be GAME_LOR, GAME_POKEMON or GAME_RIFTBOUND".to_owned(),
+            })?;
+        let input = json("input_json", &request.input_json)?;
+        let context = context(request.context_json.as_deref())?;
+        let patch = self
+            .blocking(move |runner| Ok(runner.pool_filters(&script, game, input, context)?))
+            .await?;
+        Ok(Response::new(pb::ResolvePoolFiltersResponse { patch }))
+    }
+
+    async fn run_calculator(
+        &self,
+        request: Request<pb::RunCalculatorRequest>,
+    ) -> Result<Response<pb::RunCalculatorResponse>, Status> {
+        let request = request.into_inner();
+        let script = script(request.script)?;
+        let pile = json("pile_json", &request.pile_json)?;
+        let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
+        let context = context(request.context_json.as_deref())?;
+        let dashboard = self
+            .blocking(move |runner| Ok(runner.calculator(&script, pile, cards, context)?))
+            .await?;
+        Ok(Response::new(pb::RunCalculatorResponse {
+            dashboard: Some(dashboard),
+        }))
+    }
+}
 
 /// Returns the tonic server for this service.
-pub fn server() -> ScriptServiceServer<Api> {
-    ScriptServiceServer::new(Api)
+pub fn server(api: Api) -> ScriptServiceServer<Api> {
+    ScriptServiceServer::new(api)
 }

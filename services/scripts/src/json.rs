@@ -1,0 +1,106 @@
+//! The documented JSON of script results, for the gateway and the CLI.
+//!
+//! The canonical proto3 JSON mapping (pbjson) leaves out empty lists, so an empty `issues` or a
+//! histogram with no buckets would lose a field the script references document as always
+//! there. These functions write the mapping and add back, empty, every list the documents
+//! require: `issues` of a rule result, `widgets` of a dashboard, and each widget kind's
+//! required lists (`buckets` and `labels`, `segments`, `columns` and `rows`).
+
+use proto::scripts::v1::{Dashboard, PoolFiltersPatch, RuleResult};
+use serde_json::{Value, json};
+
+use crate::domain::safety::SafetyReport;
+
+/// `{"valid": bool, "issues": [{"code"?, "message"?, "metadata"?}]}`.
+pub fn rule_result(result: &RuleResult) -> Value {
+    let mut value = to_value(result);
+    ensure(&mut value, "valid", || Value::Bool(false));
+    ensure(&mut value, "issues", || json!([]));
+    value
+}
+
+/// `{"widgets": [...]}`, each widget with only its kind's fields and its required lists.
+pub fn dashboard(dashboard: &Dashboard) -> Value {
+    let widgets: Vec<Value> = dashboard
+        .widgets
+        .iter()
+        .map(|widget| {
+            let mut value = to_value(widget);
+            let required: &[&str] = match widget.kind.as_str() {
+                "histogram" => &["buckets", "labels"],
+                "donut" | "gauge" | "bars" => &["segments"],
+                "table" => &["columns", "rows"],
+                _ => &[],
+            };
+            for field in required {
+                ensure(&mut value, field, || json!([]));
+            }
+            value
+        })
+        .collect();
+    json!({ "widgets": widgets })
+}
+
+/// The patch object, or `null` when the hook made no suggestion.
+pub fn patch(patch: Option<&PoolFiltersPatch>) -> Value {
+    patch.map_or(Value::Null, to_value)
+}
+
+/// `{"safe": bool, "issues": [{"code", "message", "line", "column"}]}`.
+pub fn safety_report(report: &SafetyReport) -> Value {
+    json!(report)
+}
+
+fn to_value(message: &impl serde::Serialize) -> Value {
+    // pbjson's serializers never fail on a message.
+    serde_json::to_value(message).unwrap_or(Value::Null)
+}
+
+fn ensure(value: &mut Value, field: &str, empty: impl FnOnce() -> Value) {
+    if let Value::Object(object) = value
+        && !object.contains_key(field)
+    {
+        object.insert(field.to_owned(), empty());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::dashboard as normalize_dashboard;
+    use crate::domain::rule_result::{self, Scope};
+
+    #[test]
+    fn a_passing_rule_keeps_an_empty_issue_list() {
+        let result = rule_result::normalize(Scope::Deck, Some(&json!(true)));
+        assert_eq!(rule_result(&result), json!({"valid": true, "issues": []}));
+    }
+
+    #[test]
+    fn a_failing_rule_carries_the_fallback_message() {
+        let result = rule_result::normalize(Scope::Deck, Some(&json!(false)));
+        assert_eq!(
+            rule_result(&result),
+            json!({"valid": false, "issues": [{"message": "Saved deck rule rejected this deck."}]})
+        );
+    }
+
+    #[test]
+    fn empty_required_lists_are_written_and_optional_ones_are_not() {
+        let raw = json!({"widgets": [
+            {"kind": "histogram", "label": "Curve", "buckets": [], "labels": []},
+            {"kind": "table", "label": "T", "columns": [], "rows": []},
+            {"kind": "stat", "label": "S", "value": 3}
+        ]});
+        let value = dashboard(&normalize_dashboard::normalize(Some(&raw)));
+        let widgets = value["widgets"].as_array().expect("widgets");
+        assert_eq!(widgets[0]["buckets"], json!([]));
+        assert_eq!(widgets[0]["labels"], json!([]));
+        assert_eq!(widgets[0]["noData"], json!(true));
+        assert_eq!(widgets[1]["columns"], json!([]));
+        assert_eq!(widgets[1]["rows"], json!([]));
+        assert!(widgets[1].get("columnKeys").is_none());
+        assert!(widgets[2].get("buckets").is_none());
+        assert_eq!(dashboard(&Dashboard::default()), json!({"widgets": []}));
+    }
+}

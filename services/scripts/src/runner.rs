@@ -1,0 +1,508 @@
+//! Runs a user script end to end: safety check, preparation, compilation (cached by the hash
+//! of the source), a sandboxed run per call, and normalization of what the entry point
+//! returned. The gRPC service and the `turnier script` CLI both go through [`Runner`].
+//!
+//! Every method is synchronous and may hold its thread up to its time limit: async callers run
+//! them on blocking threads (`tokio::task::spawn_blocking`).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use proto::scripts::v1::{Dashboard, PoolFiltersPatch, RuleResult};
+use serde_json::Value;
+use sha2::{Digest as _, Sha256};
+
+use crate::domain::prepare::{PrepareError, prepare};
+use crate::domain::rule_result::{self, Scope};
+use crate::domain::safety::{self, SafetyReport};
+use crate::domain::{dashboard, pool_filters};
+use crate::sandbox::{
+    self, Bytecode, DriverOutput, Limits, Outcome, RunError, RunOptions, Sandbox, SandboxError,
+    ScriptKind,
+};
+
+/// The message of an empty calculator (guide: calculators, troubleshooting).
+pub const EMPTY_CALCULATOR: &str = "Calculator script source is empty.";
+/// The message of a calculator with no `compute` (guide: calculators, troubleshooting).
+pub const NO_COMPUTE: &str = "Calculator script did not export a compute function.";
+/// The message of an empty ruleset script.
+pub const EMPTY_RULE: &str = "Ruleset script source is empty.";
+/// The message of a ruleset script with no entry point (rulesets reference: "did not export a
+/// function").
+pub const NO_RULE_FUNCTION: &str = "Ruleset script did not export a function.";
+/// The message of a deck rule with no `resolvePoolFilters` hook.
+pub const NO_POOL_FILTERS: &str = "Ruleset script did not export a resolvePoolFilters function.";
+
+/// Compiled scripts kept by hash for runs that name a hash instead of a source.
+const KEPT_SCRIPTS: usize = 1024;
+
+/// The script a call runs: its source, or the hash of a source compiled earlier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScriptRef {
+    /// The JavaScript module source.
+    Source(String),
+    /// The hex SHA-256 of a source this runner has compiled.
+    Hash(String),
+}
+
+/// The time limit of each kind of run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeLimits {
+    /// One card, deck or deck set rule (the server's submission check: 15 s).
+    pub rule: Duration,
+    /// A card rule over a whole card pool (15 s).
+    pub card_pool: Duration,
+    /// One calculator run (5 s).
+    pub calculator: Duration,
+}
+
+impl Default for TimeLimits {
+    fn default() -> Self {
+        Self {
+            rule: sandbox::SUBMISSION_CHECK,
+            card_pool: sandbox::SUBMISSION_CHECK,
+            calculator: sandbox::CALCULATOR,
+        }
+    }
+}
+
+/// Why a script produced no result. [`RunFailure::code`] is the stable code callers see.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunFailure {
+    /// The source is empty (or only whitespace).
+    #[error("{0}")]
+    EmptySource(&'static str),
+    /// The static safety check rejected the script.
+    #[error("the script failed the safety check: {}", describe(.0))]
+    Unsafe(SafetyReport),
+    /// The script has no entry point for this kind of run.
+    #[error("{0}")]
+    NoEntryPoint(&'static str),
+    /// The script threw, or does not compile.
+    #[error("{0}")]
+    ScriptError(String),
+    /// The run went past its time limit.
+    #[error("the script ran past its time limit of {} ms and was stopped", .0.as_millis())]
+    Timeout(Duration),
+    /// The run needed more memory than the sandbox allows.
+    #[error("the script ran out of memory (limit {} MiB)", .0 >> 20)]
+    OutOfMemory(usize),
+    /// The run wrote more output than the sandbox allows.
+    #[error("the script's result is larger than the {} MiB allowed", .0 >> 20)]
+    OutputTooLarge(usize),
+    /// A run named a hash no source was compiled for.
+    #[error("no script with hash {0} has been compiled here: send its source")]
+    NotFound(String),
+    /// An argument is not what the kind of run needs.
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// The sandbox could not start a run (all instances busy).
+    #[error("the sandbox is busy: {0}")]
+    Unavailable(String),
+    /// The sandbox misbehaved: a bug, never the script's fault.
+    #[error("internal sandbox error: {0}")]
+    Internal(String),
+}
+
+impl RunFailure {
+    /// The stable code of the failure (`unsafe_script`, `script_error`, `timeout`, …).
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::EmptySource(_) => "empty_source",
+            Self::Unsafe(_) => "unsafe_script",
+            Self::NoEntryPoint(_) => "no_entry_point",
+            Self::ScriptError(_) => "script_error",
+            Self::Timeout(_) => "timeout",
+            Self::OutOfMemory(_) => "out_of_memory",
+            Self::OutputTooLarge(_) => "output_too_large",
+            Self::NotFound(_) => "script_not_found",
+            Self::InvalidArgument(_) => "invalid_argument",
+            Self::Unavailable(_) => "unavailable",
+            Self::Internal(_) => "internal",
+        }
+    }
+}
+
+fn describe(report: &SafetyReport) -> String {
+    report
+        .issues
+        .iter()
+        .map(|issue| {
+            format!(
+                "{} at line {}, column {}: {}",
+                issue.code, issue.line, issue.column, issue.message
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// What [`Runner::check`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// The safety check's report.
+    pub report: SafetyReport,
+    /// The script's hash, when it is safe and compiled.
+    pub hash: Option<String>,
+}
+
+/// A card rule's verdict on one card of a pool.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// The rule returned; its normalized result.
+    Result(RuleResult),
+    /// The rule threw for this card.
+    Threw(String),
+}
+
+/// Runs scripts. Cheap to clone; clones share the sandbox and the compiled scripts.
+#[derive(Debug, Clone)]
+pub struct Runner {
+    sandbox: Sandbox,
+    times: TimeLimits,
+    compiled: Arc<Mutex<Compiled>>,
+}
+
+/// Compiled scripts by source hash, oldest first out.
+#[derive(Debug, Default)]
+struct Compiled {
+    by_hash: HashMap<String, Arc<Bytecode>>,
+    order: VecDeque<String>,
+}
+
+/// What a kind of run is called, for its messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Rule,
+    PoolFilters,
+    Calculator,
+}
+
+impl Purpose {
+    const fn empty(self) -> &'static str {
+        match self {
+            Self::Rule | Self::PoolFilters => EMPTY_RULE,
+            Self::Calculator => EMPTY_CALCULATOR,
+        }
+    }
+
+    const fn no_entry(self) -> &'static str {
+        match self {
+            Self::Rule => NO_RULE_FUNCTION,
+            Self::PoolFilters => NO_POOL_FILTERS,
+            Self::Calculator => NO_COMPUTE,
+        }
+    }
+}
+
+impl Runner {
+    /// Creates a runner with its own sandbox (pre-initializes the plugin: about a second).
+    pub fn new(limits: Limits, times: TimeLimits) -> Result<Self, SandboxError> {
+        Ok(Self {
+            sandbox: Sandbox::new(limits)?,
+            times,
+            compiled: Arc::default(),
+        })
+    }
+
+    /// Returns the hex SHA-256 of a source: the hash runs may name it by.
+    pub fn hash(source: &str) -> String {
+        Sha256::digest(source.as_bytes())
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect()
+    }
+
+    /// Runs the safety check; a safe script is compiled and kept, and its hash returned.
+    pub fn check(&self, source: &str) -> Checked {
+        let report = safety::check(source);
+        let hash = if report.safe {
+            self.compile(&ScriptRef::Source(source.to_owned()), Purpose::Rule)
+                .ok()
+                .map(|_| Self::hash(source))
+        } else {
+            None
+        };
+        Checked { report, hash }
+    }
+
+    /// Runs a card rule on one card.
+    pub fn card_rule(
+        &self,
+        script: &ScriptRef,
+        card: Value,
+        context: Option<Value>,
+    ) -> Result<RuleResult, RunFailure> {
+        let outcome = self.single(
+            script,
+            Purpose::Rule,
+            ScriptKind::Card,
+            args([card], context),
+            self.times.rule,
+        )?;
+        rule(Scope::Card, outcome)
+    }
+
+    /// Runs a card rule over many cards in one sandbox run.
+    pub fn card_pool(
+        &self,
+        script: &ScriptRef,
+        cards: Vec<Value>,
+        context: Option<Value>,
+    ) -> Result<Vec<Verdict>, RunFailure> {
+        let count = cards.len();
+        let output = self.run(
+            script,
+            Purpose::Rule,
+            ScriptKind::CardPool,
+            &args([Value::Array(cards)], context),
+            self.times.card_pool,
+        )?;
+        let DriverOutput::PerCard(outcomes) = output else {
+            return Err(RunFailure::Internal(
+                "a card pool run did not answer per card".to_owned(),
+            ));
+        };
+        if outcomes.len() != count {
+            return Err(RunFailure::Internal(format!(
+                "a card pool run answered for {} of {count} cards",
+                outcomes.len()
+            )));
+        }
+        Ok(outcomes
+            .into_iter()
+            .map(|outcome| match outcome {
+                Outcome::Threw(message) => Verdict::Threw(message),
+                other => Verdict::Result(rule(Scope::Card, other).unwrap_or_else(|_| {
+                    // Only a throw fails `rule`; kept total all the same.
+                    fallback(Scope::Card)
+                })),
+            })
+            .collect())
+    }
+
+    /// Runs a deck rule on one deck.
+    pub fn deck_rule(
+        &self,
+        script: &ScriptRef,
+        deck: Value,
+        cards_by_id: Value,
+        context: Option<Value>,
+    ) -> Result<RuleResult, RunFailure> {
+        let outcome = self.single(
+            script,
+            Purpose::Rule,
+            ScriptKind::Deck,
+            args([deck, cards_by_id], context),
+            self.times.rule,
+        )?;
+        rule(Scope::Deck, outcome)
+    }
+
+    /// Runs a deck set rule on a lineup.
+    pub fn deckset_rule(
+        &self,
+        script: &ScriptRef,
+        decks: Value,
+        cards_by_id: Value,
+        context: Option<Value>,
+    ) -> Result<RuleResult, RunFailure> {
+        if !decks.is_array() {
+            return Err(RunFailure::InvalidArgument(
+                "`decks` must be an array of decks".to_owned(),
+            ));
+        }
+        let outcome = self.single(
+            script,
+            Purpose::Rule,
+            ScriptKind::Deckset,
+            args([decks, cards_by_id], context),
+            self.times.rule,
+        )?;
+        rule(Scope::Deckset, outcome)
+    }
+
+    /// Runs a deck rule's `resolvePoolFilters`; `None` is no suggestion.
+    pub fn pool_filters(
+        &self,
+        script: &ScriptRef,
+        game: pool_filters::Game,
+        input: Value,
+        context: Option<Value>,
+    ) -> Result<Option<PoolFiltersPatch>, RunFailure> {
+        let outcome = self.single(
+            script,
+            Purpose::PoolFilters,
+            ScriptKind::PoolFilters,
+            args([input], context),
+            self.times.rule,
+        )?;
+        match outcome {
+            Outcome::Returned(value) => Ok(pool_filters::normalize(game, Some(&value))),
+            Outcome::ReturnedUndefined | Outcome::Unserializable(_) => {
+                Ok(pool_filters::normalize(game, None))
+            }
+            Outcome::Threw(message) => Err(RunFailure::ScriptError(message)),
+        }
+    }
+
+    /// Runs a calculator's `compute`.
+    pub fn calculator(
+        &self,
+        script: &ScriptRef,
+        pile: Value,
+        cards_by_id: Value,
+        context: Option<Value>,
+    ) -> Result<Dashboard, RunFailure> {
+        let outcome = self.single(
+            script,
+            Purpose::Calculator,
+            ScriptKind::Calculator,
+            args([pile, cards_by_id], context),
+            self.times.calculator,
+        )?;
+        match outcome {
+            Outcome::Returned(value) => Ok(dashboard::normalize(Some(&value))),
+            Outcome::ReturnedUndefined | Outcome::Unserializable(_) => {
+                Ok(dashboard::normalize(None))
+            }
+            Outcome::Threw(message) => Err(RunFailure::ScriptError(message)),
+        }
+    }
+
+    /// Runs a script for one call and returns its outcome.
+    fn single(
+        &self,
+        script: &ScriptRef,
+        purpose: Purpose,
+        kind: ScriptKind,
+        args: Vec<Value>,
+        time: Duration,
+    ) -> Result<Outcome, RunFailure> {
+        match self.run(script, purpose, kind, &args, time)? {
+            DriverOutput::Single(outcome) => Ok(outcome),
+            DriverOutput::NoEntry => Err(RunFailure::NoEntryPoint(purpose.no_entry())),
+            DriverOutput::PerCard(_) => Err(RunFailure::Internal(
+                "a single run answered per card".to_owned(),
+            )),
+        }
+    }
+
+    /// Compiles (or finds) the script and runs it once in a fresh instance.
+    fn run(
+        &self,
+        script: &ScriptRef,
+        purpose: Purpose,
+        kind: ScriptKind,
+        args: &[Value],
+        time: Duration,
+    ) -> Result<DriverOutput, RunFailure> {
+        let bytecode = self.compile(script, purpose)?;
+        let options = RunOptions {
+            time,
+            // The clock a script sees is frozen at the start of its run.
+            now: SystemTime::now(),
+            seed: 0,
+        };
+        let output = self
+            .sandbox
+            .run(&bytecode, &sandbox::request(kind, args), options)
+            .map_err(|err| self.failure(err, time))?;
+        match DriverOutput::parse(&output.stdout) {
+            Ok(DriverOutput::NoEntry) => Err(RunFailure::NoEntryPoint(purpose.no_entry())),
+            Ok(parsed) => Ok(parsed),
+            Err(err) => Err(RunFailure::Internal(err.to_string())),
+        }
+    }
+
+    /// Returns the compiled script, compiling and keeping it when given its source.
+    fn compile(&self, script: &ScriptRef, purpose: Purpose) -> Result<Arc<Bytecode>, RunFailure> {
+        let source = match script {
+            ScriptRef::Hash(hash) => {
+                let compiled = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
+                return compiled
+                    .by_hash
+                    .get(&hash.to_ascii_lowercase())
+                    .cloned()
+                    .ok_or_else(|| RunFailure::NotFound(hash.clone()));
+            }
+            ScriptRef::Source(source) => source,
+        };
+        if source.trim().is_empty() {
+            return Err(RunFailure::EmptySource(purpose.empty()));
+        }
+        let hash = Self::hash(source);
+        if let Some(bytecode) = self
+            .compiled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .by_hash
+            .get(&hash)
+        {
+            return Ok(Arc::clone(bytecode));
+        }
+        let prepared = prepare(source).map_err(|err| match err {
+            PrepareError::Unsafe(report) => RunFailure::Unsafe(report),
+            reserved @ PrepareError::ReservedName { .. } => {
+                RunFailure::ScriptError(reserved.to_string())
+            }
+        })?;
+        let bytecode = self
+            .sandbox
+            .compile(&sandbox::program(&prepared.source))
+            .map_err(|err| self.failure(err, self.times.rule))?;
+        let mut compiled = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
+        if compiled
+            .by_hash
+            .insert(hash.clone(), Arc::clone(&bytecode))
+            .is_none()
+        {
+            compiled.order.push_back(hash);
+            while compiled.order.len() > KEPT_SCRIPTS {
+                if let Some(oldest) = compiled.order.pop_front() {
+                    compiled.by_hash.remove(&oldest);
+                }
+            }
+        }
+        Ok(bytecode)
+    }
+
+    /// Turns a sandbox error into the failure callers see.
+    fn failure(&self, err: RunError, time: Duration) -> RunFailure {
+        let limits = self.sandbox.limits();
+        match err {
+            RunError::Timeout => RunFailure::Timeout(time),
+            RunError::OutOfMemory => RunFailure::OutOfMemory(limits.memory_bytes),
+            RunError::OutputTooLarge => RunFailure::OutputTooLarge(limits.output_bytes),
+            RunError::Trap(message) | RunError::Compile(message) => {
+                RunFailure::ScriptError(message)
+            }
+            RunError::Unavailable(message) => RunFailure::Unavailable(message),
+        }
+    }
+}
+
+/// The entry point's arguments: the given ones, then the context when there is one.
+fn args<const N: usize>(given: [Value; N], context: Option<Value>) -> Vec<Value> {
+    given.into_iter().chain(context).collect()
+}
+
+/// Normalizes a rule's outcome; a throw is an error, not issues.
+fn rule(scope: Scope, outcome: Outcome) -> Result<RuleResult, RunFailure> {
+    match outcome {
+        Outcome::Returned(value) => Ok(rule_result::normalize(scope, Some(&value))),
+        Outcome::ReturnedUndefined => Ok(rule_result::normalize(scope, None)),
+        // A value JSON cannot hold (a cycle, a BigInt) is none of the accepted shapes.
+        Outcome::Unserializable(_) => Ok(fallback(scope)),
+        Outcome::Threw(message) => Err(RunFailure::ScriptError(message)),
+    }
+}
+
+/// The scope's fallback failure.
+fn fallback(scope: Scope) -> RuleResult {
+    RuleResult {
+        valid: Some(false),
+        issues: vec![rule_result::fallback_issue(scope)],
+    }
+}
