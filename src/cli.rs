@@ -53,9 +53,12 @@ enum Command {
     /// Checks decks against declarative formats (taboo lists, rulings), in process.
     #[command(subcommand)]
     Format(crate::format_cmd::FormatCommand),
-    /// Computes tournament standings from an event file, in process.
+    /// Computes tournament standings and pairings from an event file, in process.
     #[command(subcommand)]
     Tournament(crate::tournament_cmd::TournamentCommand),
+    /// Checks and runs ruleset and calculator scripts in the sandbox, in process.
+    #[command(subcommand)]
+    Script(crate::script_cmd::ScriptCommand),
 }
 
 /// Settings shared by every command. Each flag mirrors an environment variable; the flag wins.
@@ -305,5 +308,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Format(command) => crate::format_cmd::run(command),
         // Pure rules over an event on stdin: no settings, no database, no server.
         Command::Tournament(command) => crate::tournament_cmd::run(command),
+        // The sandbox over a script file and stdin: no settings, no database, no server.
+        Command::Script(command) => crate::script_cmd::run(command).await,
     }
 }

@@ -11,6 +11,7 @@ mod deck_cmd;
 mod deck_import;
 mod format_cmd;
 mod queue_cmd;
+mod script_cmd;
 mod search_cmd;
 mod serve;
 mod tournament_cmd;

@@ -16,18 +16,20 @@ use crate::upstream::TracedChannel;
 pub mod catalog;
 pub mod decks;
 pub mod formats;
+pub mod scripts;
 pub mod search;
 
 use crate::state::AppState;
 
 /// Returns the `/api/v1/...` routes.
 pub fn routes() -> Router<AppState> {
-    // TODO(gateway): scripts, tournaments and calculators join as their issues land;
+    // TODO(gateway): tournaments and calculators join as their issues land;
     // until then their paths get the JSON 404 fallback.
     Router::new()
         .merge(catalog::routes())
         .merge(decks::routes())
         .merge(formats::routes())
+        .merge(scripts::routes())
         .merge(search::routes())
 }
 
@@ -37,6 +39,7 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
         catalog::CatalogDoc::openapi(),
         decks::DecksDoc::openapi(),
         formats::FormatsDoc::openapi(),
+        scripts::ScriptsDoc::openapi(),
         search::SearchDoc::openapi(),
     ]
 }

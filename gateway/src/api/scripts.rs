@@ -1,0 +1,367 @@
+//! `POST /api/v1/scripts:*`: the static safety check and sandboxed runs of ruleset and
+//! calculator scripts for the web frontend.
+//!
+//! Each route turns its JSON body into a `ScriptService` request (arguments as JSON text, so
+//! their key order survives) and the normalized result into the documented JSON: `{"valid",
+//! "issues"}` for a rule, `{"widgets"}` for a calculator, the same shapes `turnier script run`
+//! prints. A script is `{"source": "…"}` or `{"hash": "…"}` (the hash `scripts:check` returns).
+
+// `ApiError` is what every handler answers with; it lives for one response, so its size on
+// the error path does not matter and boxing it would only add noise to every `?`.
+#![allow(clippy::result_large_err)]
+
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use http::StatusCode;
+use proto::scripts::v1 as pb;
+use proto::scripts::v1::script_service_client::ScriptServiceClient;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use utoipa::OpenApi;
+
+use crate::ApiError;
+use crate::state::AppState;
+use crate::upstream::TracedChannel;
+
+/// The scripts' routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/scripts:check", post(check))
+        .route("/api/v1/scripts:runCardRule", post(run_card_rule))
+        .route("/api/v1/scripts:filterCardPool", post(filter_card_pool))
+        .route("/api/v1/scripts:runDeckRule", post(run_deck_rule))
+        .route("/api/v1/scripts:runDecksetRule", post(run_deckset_rule))
+        .route(
+            "/api/v1/scripts:resolvePoolFilters",
+            post(resolve_pool_filters),
+        )
+        .route("/api/v1/scripts:runCalculator", post(run_calculator))
+}
+
+/// The scripts' part of the OpenAPI document.
+#[derive(Debug, OpenApi)]
+#[openapi(
+    paths(check, run_card_rule, filter_card_pool, run_deck_rule, run_deckset_rule,
+          resolve_pool_filters, run_calculator),
+    components(schemas(CheckBody, ScriptBody, CardRuleBody, CardPoolBody, DeckRuleBody,
+                        DecksetRuleBody, PoolFiltersBody, CalculatorBody)),
+    tags((name = "scripts", description = "Ruleset and calculator scripts: safety check and sandboxed runs"))
+)]
+pub struct ScriptsDoc;
+
+/// The body of `scripts:check`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckBody {
+    /// The JavaScript module source.
+    source: String,
+}
+
+/// A script: its source, or the hash `scripts:check` returned for it.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ScriptBody {
+    /// The JavaScript module source.
+    source: Option<String>,
+    /// The hex SHA-256 of a source the service has compiled.
+    hash: Option<String>,
+}
+
+/// The body of `scripts:runCardRule`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CardRuleBody {
+    script: ScriptBody,
+    /// The card object.
+    #[schema(value_type = Object)]
+    card: Value,
+    /// The optional context, `{"globals": …}`.
+    #[schema(value_type = Option<Object>)]
+    context: Option<Value>,
+}
+
+/// The body of `scripts:filterCardPool`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CardPoolBody {
+    script: ScriptBody,
+    /// The card objects.
+    #[schema(value_type = Vec<Object>)]
+    cards: Vec<Value>,
+    #[schema(value_type = Option<Object>)]
+    context: Option<Value>,
+}
+
+/// The body of `scripts:runDeckRule`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DeckRuleBody {
+    script: ScriptBody,
+    /// The deck: card ref → copies (or the zoned shape).
+    #[schema(value_type = Object)]
+    deck: Value,
+    /// Card ref → card object.
+    #[schema(value_type = Object)]
+    cards_by_id: Value,
+    #[schema(value_type = Option<Object>)]
+    context: Option<Value>,
+}
+
+/// The body of `scripts:runDecksetRule`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DecksetRuleBody {
+    script: ScriptBody,
+    /// The decks of the lineup.
+    #[schema(value_type = Vec<Object>)]
+    decks: Vec<Value>,
+    #[schema(value_type = Object)]
+    cards_by_id: Value,
+    #[schema(value_type = Option<Object>)]
+    context: Option<Value>,
+}
+
+/// The body of `scripts:resolvePoolFilters`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PoolFiltersBody {
+    script: ScriptBody,
+    /// `lor`, `pokemon` or `riftbound`.
+    game: String,
+    /// `{"lineup", "activePileId", "cardsById", "filters"}`.
+    #[schema(value_type = Object)]
+    input: Value,
+    #[schema(value_type = Option<Object>)]
+    context: Option<Value>,
+}
+
+/// The body of `scripts:runCalculator`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CalculatorBody {
+    script: ScriptBody,
+    /// The pile: card ref → copies.
+    #[schema(value_type = Object)]
+    pile: Value,
+    #[schema(value_type = Object)]
+    cards_by_id: Value,
+    #[schema(value_type = Option<Object>)]
+    context: Option<Value>,
+}
+
+fn client(state: &AppState) -> Result<ScriptServiceClient<TracedChannel>, ApiError> {
+    super::channel(state, kit::services::Service::Scripts).map(|channel| {
+        // A card pool over a whole catalog answers with one verdict per card.
+        ScriptServiceClient::new(channel).max_decoding_message_size(64 << 20)
+    })
+}
+
+fn script(body: ScriptBody) -> Result<pb::Script, ApiError> {
+    let script = match (body.source, body.hash) {
+        (Some(source), None) => pb::script::Script::Source(source),
+        (None, Some(hash)) => pb::script::Script::Hash(hash),
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_argument",
+                "`script` is {\"source\": \"…\"} or {\"hash\": \"…\"}",
+            ));
+        }
+    };
+    Ok(pb::Script {
+        script: Some(script),
+    })
+}
+
+fn context(context: Option<Value>) -> Option<String> {
+    context.map(|context| context.to_string())
+}
+
+/// A service error: a script that ran past its time limit keeps its precise code (`timeout`)
+/// and message, which the 5xx rule of [`ApiError`] would otherwise replace.
+fn failed(status: tonic::Status) -> ApiError {
+    if status.code() == tonic::Code::DeadlineExceeded
+        && kit::status::error_code(&status) == Some("timeout")
+    {
+        return ApiError::new(StatusCode::GATEWAY_TIMEOUT, "timeout", status.message());
+    }
+    status.into()
+}
+
+fn rule(response: pb::RuleRunResponse) -> Json<Value> {
+    Json(scripts::json::rule_result(
+        &response.result.unwrap_or_default(),
+    ))
+}
+
+/// Runs the static safety check; a safe script is compiled and its hash returned.
+#[utoipa::path(post, path = "/api/v1/scripts:check", tag = "scripts", request_body = CheckBody,
+    responses((status = 200, description = "`{\"safe\", \"issues\": [{\"code\", \"message\", \"line\", \"column\"}], \"hash\"?}`")))]
+async fn check(
+    State(state): State<AppState>,
+    Json(body): Json<CheckBody>,
+) -> Result<Json<Value>, ApiError> {
+    let response = client(&state)?
+        .check_script(pb::CheckScriptRequest {
+            source: body.source,
+        })
+        .await
+        .map_err(failed)?
+        .into_inner();
+    let issues: Vec<Value> = response
+        .issues
+        .into_iter()
+        .map(|issue| {
+            json!({"code": issue.code, "message": issue.message, "line": issue.line,
+                   "column": issue.column})
+        })
+        .collect();
+    let mut answer = json!({"safe": response.safe, "issues": issues});
+    if let Some(hash) = response.hash {
+        answer["hash"] = Value::String(hash);
+    }
+    Ok(Json(answer))
+}
+
+/// Runs a card rule on one card.
+#[utoipa::path(post, path = "/api/v1/scripts:runCardRule", tag = "scripts", request_body = CardRuleBody,
+    responses((status = 200, description = "`{\"valid\", \"issues\"}`"),
+              (status = 400, description = "`unsafe_script`, `script_error`, `no_entry_point`, `empty_source`", body = crate::ErrorBody),
+              (status = 504, description = "`timeout`", body = crate::ErrorBody)))]
+async fn run_card_rule(
+    State(state): State<AppState>,
+    Json(body): Json<CardRuleBody>,
+) -> Result<Json<Value>, ApiError> {
+    let response = client(&state)?
+        .run_card_rule(pb::RunCardRuleRequest {
+            script: Some(script(body.script)?),
+            card_json: body.card.to_string(),
+            context_json: context(body.context),
+        })
+        .await
+        .map_err(failed)?
+        .into_inner();
+    Ok(rule(response))
+}
+
+/// Runs a card rule over many cards in one sandbox run: one verdict per card, in order.
+#[utoipa::path(post, path = "/api/v1/scripts:filterCardPool", tag = "scripts", request_body = CardPoolBody,
+    responses((status = 200, description = "`{\"verdicts\": [{\"valid\", \"issues\"} | {\"error\": {\"code\": \"script_error\", \"message\"}}]}`")))]
+async fn filter_card_pool(
+    State(state): State<AppState>,
+    Json(body): Json<CardPoolBody>,
+) -> Result<Json<Value>, ApiError> {
+    let response = client(&state)?
+        .filter_card_pool(pb::FilterCardPoolRequest {
+            script: Some(script(body.script)?),
+            cards_json: Value::Array(body.cards).to_string(),
+            context_json: context(body.context),
+        })
+        .await
+        .map_err(failed)?
+        .into_inner();
+    let verdicts: Vec<Value> = response
+        .verdicts
+        .into_iter()
+        .map(|verdict| match (verdict.result, verdict.error) {
+            (_, Some(message)) => json!({"error": {"code": "script_error", "message": message}}),
+            (result, None) => scripts::json::rule_result(&result.unwrap_or_default()),
+        })
+        .collect();
+    Ok(Json(json!({ "verdicts": verdicts })))
+}
+
+/// Runs a deck rule on one deck.
+#[utoipa::path(post, path = "/api/v1/scripts:runDeckRule", tag = "scripts", request_body = DeckRuleBody,
+    responses((status = 200, description = "`{\"valid\", \"issues\"}`")))]
+async fn run_deck_rule(
+    State(state): State<AppState>,
+    Json(body): Json<DeckRuleBody>,
+) -> Result<Json<Value>, ApiError> {
+    let response = client(&state)?
+        .run_deck_rule(pb::RunDeckRuleRequest {
+            script: Some(script(body.script)?),
+            deck_json: body.deck.to_string(),
+            cards_by_id_json: body.cards_by_id.to_string(),
+            context_json: context(body.context),
+        })
+        .await
+        .map_err(failed)?
+        .into_inner();
+    Ok(rule(response))
+}
+
+/// Runs a deck set rule on a lineup.
+#[utoipa::path(post, path = "/api/v1/scripts:runDecksetRule", tag = "scripts", request_body = DecksetRuleBody,
+    responses((status = 200, description = "`{\"valid\", \"issues\"}`")))]
+async fn run_deckset_rule(
+    State(state): State<AppState>,
+    Json(body): Json<DecksetRuleBody>,
+) -> Result<Json<Value>, ApiError> {
+    let response = client(&state)?
+        .run_deckset_rule(pb::RunDecksetRuleRequest {
+            script: Some(script(body.script)?),
+            decks_json: Value::Array(body.decks).to_string(),
+            cards_by_id_json: body.cards_by_id.to_string(),
+            context_json: context(body.context),
+        })
+        .await
+        .map_err(failed)?
+        .into_inner();
+    Ok(rule(response))
+}
+
+/// Runs a deck rule's `resolvePoolFilters` hook.
+#[utoipa::path(post, path = "/api/v1/scripts:resolvePoolFilters", tag = "scripts", request_body = PoolFiltersBody,
+    responses((status = 200, description = "`{\"patch\": {filter key: [values]} | null}`")))]
+async fn resolve_pool_filters(
+    State(state): State<AppState>,
+    Json(body): Json<PoolFiltersBody>,
+) -> Result<Json<Value>, ApiError> {
+    let game = super::game(&body.game).map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "unknown_game",
+            format!(
+                "unknown game `{}` (expected lor, pokemon or riftbound)",
+                body.game
+            ),
+        )
+    })?;
+    let response = client(&state)?
+        .resolve_pool_filters(pb::ResolvePoolFiltersRequest {
+            script: Some(script(body.script)?),
+            game: game.into(),
+            input_json: body.input.to_string(),
+            context_json: context(body.context),
+        })
+        .await
+        .map_err(failed)?
+        .into_inner();
+    Ok(Json(
+        json!({ "patch": scripts::json::patch(response.patch.as_ref()) }),
+    ))
+}
+
+/// Runs a calculator's `compute` and returns the normalized dashboard.
+#[utoipa::path(post, path = "/api/v1/scripts:runCalculator", tag = "scripts", request_body = CalculatorBody,
+    responses((status = 200, description = "`{\"widgets\": [...]}`")))]
+async fn run_calculator(
+    State(state): State<AppState>,
+    Json(body): Json<CalculatorBody>,
+) -> Result<Json<Value>, ApiError> {
+    let response = client(&state)?
+        .run_calculator(pb::RunCalculatorRequest {
+            script: Some(script(body.script)?),
+            pile_json: body.pile.to_string(),
+            cards_by_id_json: body.cards_by_id.to_string(),
+            context_json: context(body.context),
+        })
+        .await
+        .map_err(failed)?
+        .into_inner();
+    Ok(Json(scripts::json::dashboard(
+        &response.dashboard.unwrap_or_default(),
+    )))
+}

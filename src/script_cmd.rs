@@ -1,0 +1,237 @@
+//! `turnier script …`: the static safety check and sandboxed runs of a ruleset or calculator
+//! script, in this process (no server needed), with the interface issue 7 documents.
+//!
+//! - `check FILE` prints `{"safe": bool, "issues": [{"code", "message", "line", "column"}]}`
+//!   and exits 1 when the script is rejected.
+//! - `run FILE --kind <card|deck|deckset|calculator|card-pool|pool-filters>` reads the
+//!   arguments as JSON on stdin (`{"card"}`, `{"deck", "cardsById"}`, `{"decks",
+//!   "cardsById"}`, `{"pile", "cardsById"}`, `{"cards"}`, `{"input", "game"}`, each with an
+//!   optional `"context"`) and prints the normalized result: `{"valid", "issues"}` for a rule,
+//!   `{"widgets"}` for a calculator, `{"verdicts"}` for a card pool, `{"patch"}` for pool
+//!   filters. A script that is rejected, throws, has no entry point, or runs out of time or
+//!   memory prints `{"error": {"code", "message"}}` and exits 1.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use clap::{Subcommand, ValueEnum};
+use scripts::domain::pool_filters::Game;
+use scripts::runner::{RunFailure, Runner, ScriptRef, TimeLimits, Verdict};
+use scripts::sandbox::Limits;
+use serde_json::{Map, Value, json};
+
+/// `turnier script …`
+#[derive(Debug, Subcommand)]
+pub enum ScriptCommand {
+    /// Runs the static safety check on a script file and prints its issues as JSON.
+    ///
+    /// Prints {"safe": bool, "issues": [{"code": "unsafe_global", "message", "line",
+    /// "column"}]}; exits 1 when the script is rejected.
+    Check {
+        /// The script file.
+        file: PathBuf,
+    },
+    /// Runs a script in the sandbox with the arguments read as JSON on stdin.
+    ///
+    /// stdin: {"card"} (card), {"deck", "cardsById"} (deck), {"decks", "cardsById"} (deckset),
+    /// {"pile", "cardsById"} (calculator), {"cards"} (card-pool), {"input", "game"}
+    /// (pool-filters); each may add "context". Prints the normalized result, or {"error":
+    /// {"code", "message"}} and exits 1.
+    Run {
+        /// The script file.
+        file: PathBuf,
+        /// Which entry point to run.
+        #[arg(long, value_enum)]
+        kind: Kind,
+        /// The run's time limit in milliseconds (default: the spec's 15 s for rules, 5 s for
+        /// calculators).
+        #[arg(long, value_name = "MS")]
+        timeout_ms: Option<u64>,
+    },
+}
+
+/// The kinds of run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Kind {
+    /// A card rule on one card.
+    Card,
+    /// A deck rule on one deck.
+    Deck,
+    /// A deck set rule on a lineup.
+    Deckset,
+    /// A calculator on a pile.
+    Calculator,
+    /// A card rule over many cards in one run.
+    CardPool,
+    /// A deck rule's resolvePoolFilters hook.
+    PoolFilters,
+}
+
+/// Runs `turnier script …`; the sandbox runs on a blocking thread.
+pub async fn run(command: ScriptCommand) -> anyhow::Result<()> {
+    let (printed, failed) = tokio::task::spawn_blocking(move || answer(command))
+        .await
+        .context("the script run stopped")?;
+    println!("{printed}");
+    match failed {
+        // `main` prints the message on stderr too, and exits 1.
+        Some(message) => Err(anyhow::anyhow!(message)),
+        None => Ok(()),
+    }
+}
+
+/// Returns what the command prints, and the failure message when it exits 1.
+fn answer(command: ScriptCommand) -> (Value, Option<String>) {
+    match command {
+        ScriptCommand::Check { file } => match std::fs::read_to_string(&file) {
+            Ok(source) => {
+                let report = scripts::domain::safety::check(&source);
+                let failed = (!report.safe).then(|| {
+                    format!(
+                        "{} is not safe: {} issue(s)",
+                        file.display(),
+                        report.issues.len()
+                    )
+                });
+                (scripts::json::safety_report(&report), failed)
+            }
+            Err(err) => error(
+                "unreadable_file",
+                &format!("cannot read {}: {err}", file.display()),
+            ),
+        },
+        ScriptCommand::Run {
+            file,
+            kind,
+            timeout_ms,
+        } => match run_script(&file, kind, timeout_ms) {
+            Ok(printed) => (printed, None),
+            Err(Failure { code, message }) => error(code, &message),
+        },
+    }
+}
+
+/// What a run that failed prints.
+struct Failure {
+    code: &'static str,
+    message: String,
+}
+
+impl From<RunFailure> for Failure {
+    fn from(err: RunFailure) -> Self {
+        Self {
+            code: err.code(),
+            message: err.to_string(),
+        }
+    }
+}
+
+fn invalid_input(message: impl Into<String>) -> Failure {
+    Failure {
+        code: "invalid_input",
+        message: message.into(),
+    }
+}
+
+fn error(code: &str, message: &str) -> (Value, Option<String>) {
+    (
+        json!({"error": {"code": code, "message": message}}),
+        Some(message.to_owned()),
+    )
+}
+
+fn run_script(file: &Path, kind: Kind, timeout_ms: Option<u64>) -> Result<Value, Failure> {
+    let source = std::fs::read_to_string(file).map_err(|err| Failure {
+        code: "unreadable_file",
+        message: format!("cannot read {}: {err}", file.display()),
+    })?;
+    let mut stdin = String::new();
+    std::io::stdin()
+        .read_to_string(&mut stdin)
+        .map_err(|err| invalid_input(format!("cannot read the arguments on stdin: {err}")))?;
+    let mut input = match serde_json::from_str::<Value>(&stdin) {
+        Ok(Value::Object(input)) => input,
+        Ok(_) => {
+            return Err(invalid_input(
+                "the arguments on stdin must be a JSON object",
+            ));
+        }
+        Err(err) => return Err(invalid_input(format!("the arguments are not JSON: {err}"))),
+    };
+    let mut times = TimeLimits::default();
+    if let Some(ms) = timeout_ms {
+        let time = std::time::Duration::from_millis(ms);
+        times = TimeLimits {
+            rule: time,
+            card_pool: time,
+            calculator: time,
+        };
+    }
+    let runner = Runner::new(Limits::default(), times).map_err(|err| Failure {
+        code: "internal",
+        message: err.to_string(),
+    })?;
+    let script = ScriptRef::Source(source);
+    let context = input.remove("context");
+    let printed = match kind {
+        Kind::Card => {
+            let card = take(&mut input, "card")?;
+            scripts::json::rule_result(&runner.card_rule(&script, card, context)?)
+        }
+        Kind::Deck => {
+            let deck = take(&mut input, "deck")?;
+            let cards = take(&mut input, "cardsById")?;
+            scripts::json::rule_result(&runner.deck_rule(&script, deck, cards, context)?)
+        }
+        Kind::Deckset => {
+            let decks = take(&mut input, "decks")?;
+            let cards = take(&mut input, "cardsById")?;
+            scripts::json::rule_result(&runner.deckset_rule(&script, decks, cards, context)?)
+        }
+        Kind::Calculator => {
+            let pile = take(&mut input, "pile")?;
+            let cards = take(&mut input, "cardsById")?;
+            scripts::json::dashboard(&runner.calculator(&script, pile, cards, context)?)
+        }
+        Kind::CardPool => {
+            let Value::Array(cards) = take(&mut input, "cards")? else {
+                return Err(invalid_input("`cards` must be an array of card objects"));
+            };
+            let verdicts: Vec<Value> = runner
+                .card_pool(&script, cards, context)?
+                .iter()
+                .map(|verdict| match verdict {
+                    Verdict::Result(result) => scripts::json::rule_result(result),
+                    Verdict::Threw(message) => {
+                        json!({"error": {"code": "script_error", "message": message}})
+                    }
+                })
+                .collect();
+            json!({ "verdicts": verdicts })
+        }
+        Kind::PoolFilters => {
+            let game: Game = serde_json::from_value(take(&mut input, "game")?).map_err(|err| {
+                invalid_input(format!("`game` is lor, pokemon or riftbound: {err}"))
+            })?;
+            let hook_input = take(&mut input, "input")?;
+            let patch = runner.pool_filters(&script, game, hook_input, context)?;
+            json!({ "patch": scripts::json::patch(patch.as_ref()) })
+        }
+    };
+    if let Some(extra) = input.keys().next() {
+        return Err(invalid_input(format!(
+            "unknown argument `{extra}` for --kind {}",
+            kind.to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_owned())
+        )));
+    }
+    Ok(printed)
+}
+
+/// Takes a required argument.
+fn take(input: &mut Map<String, Value>, name: &str) -> Result<Value, Failure> {
+    input
+        .remove(name)
+        .ok_or_else(|| invalid_input(format!("the arguments on stdin need `{name}`")))
+}

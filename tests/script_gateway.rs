@@ -1,0 +1,108 @@
+//! Scripts through the gateway: gateway → scripts service → sandbox, over real HTTP and gRPC in
+//! the all-in-one process. The routes answer with the documented JSON of each result, and a
+//! script that fails answers with the gateway's error body and the script's error code.
+
+mod support;
+
+use serde_json::{Value, json};
+
+async fn post(base: &str, route: &str, body: &Value) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(format!("{base}/scripts:{route}"))
+        .json(body)
+        .send()
+        .await
+        .expect("the gateway answers");
+    let status = response.status().as_u16();
+    (status, response.json().await.expect("a JSON body"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rules_and_calculators_run_by_source_or_by_hash() {
+    let platform = support::SamplePlatform::start().await;
+    let base = &platform.api;
+    let source = "export default function (deck) {\n  const refs = Object.keys(deck);\n  return refs.length === 2 || { valid: false, issues: [refs.join(\",\")] };\n}\n";
+
+    let (status, checked) = post(base, "check", &json!({"source": source})).await;
+    assert_eq!(status, 200, "{checked}");
+    assert_eq!(checked["safe"], true);
+    assert_eq!(checked["issues"], json!([]));
+    let hash = checked["hash"].as_str().expect("a hash").to_owned();
+
+    // The deck's key order reaches the script.
+    let deck = json!({"script": {"hash": hash}, "deck": {"zed": 3, "ahri": 2, "braum": 1},
+                      "cardsById": {}});
+    let (status, result) = post(base, "runDeckRule", &deck).await;
+    assert_eq!(status, 200, "{result}");
+    assert_eq!(
+        result,
+        json!({"valid": false, "issues": [{"message": "zed,ahri,braum"}]})
+    );
+    let two = json!({"script": {"source": source}, "deck": {"a": 1, "b": 1}, "cardsById": {}});
+    assert_eq!(
+        post(base, "runDeckRule", &two).await,
+        (200, json!({"valid": true, "issues": []}))
+    );
+
+    let calculator = json!({
+        "script": {"source": "export default function compute(pile) { return { widgets: [{ kind: \"stat\", label: \"Cards\", value: Object.keys(pile).length }] }; }"},
+        "pile": {"a": 1}, "cardsById": {}});
+    assert_eq!(
+        post(base, "runCalculator", &calculator).await,
+        (
+            200,
+            json!({"widgets": [{"kind": "stat", "label": "Cards", "value": 1.0}]})
+        )
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failing_scripts_answer_with_their_error_code() {
+    let platform = support::SamplePlatform::start().await;
+    let base = &platform.api;
+    let run = |source: &str| json!({"script": {"source": source}, "deck": {}, "cardsById": {}});
+
+    let (status, body) = post(base, "runDeckRule", &run("var x = 1;")).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["code"], "unsafe_script");
+    assert_eq!(
+        body["error"]["details"]["issues"][0]["code"],
+        "variable_kind_unsupported"
+    );
+
+    let (status, body) = post(
+        base,
+        "runDeckRule",
+        &run("export default (deck) => deck.a.b;"),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (400, json!("script_error"))
+    );
+
+    let (status, body) = post(base, "runDeckRule", &run("const x = 1;")).await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (400, json!("no_entry_point"))
+    );
+
+    let calculator = json!({"script": {"source": "export default function compute() { for (;;) {} }"},
+                            "pile": {}, "cardsById": {}});
+    let (status, body) = post(base, "runCalculator", &calculator).await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (504, json!("timeout"))
+    );
+
+    let unknown = json!({"script": {"hash": "00"}, "deck": {}, "cardsById": {}});
+    let (status, body) = post(base, "runDeckRule", &unknown).await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (404, json!("script_not_found"))
+    );
+
+    // The service keeps serving after all of that.
+    let (status, _) = post(base, "runDeckRule", &run("export default () => true;")).await;
+    assert_eq!(status, 200);
+}
