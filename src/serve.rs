@@ -19,7 +19,7 @@ fn mount(
         Service::Catalog => catalog::mount(routes, db),
         Service::Decks => decks::mount(routes, &config.service_urls[&Service::Catalog])?,
         Service::Search => search::mount(routes, &config.service_urls[&Service::Catalog])?,
-        Service::Scripts => scripts::mount(routes),
+        Service::Scripts => scripts::mount(routes, config.scripts),
         Service::Tournaments => tournaments::mount(routes),
         Service::Calculators => calculators::mount(routes),
     }

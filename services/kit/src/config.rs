@@ -96,6 +96,29 @@ pub struct Config {
     pub telemetry: TelemetryConfig,
     /// Graceful shutdown (`TURNIER_SHUTDOWN_DELAY_SECS`, `TURNIER_SHUTDOWN_GRACE_SECS`).
     pub shutdown: crate::server::ShutdownTiming,
+    /// The script sandbox's limits (`TURNIER_SCRIPT_CONCURRENCY`, `TURNIER_SCRIPT_MEMORY_MIB`).
+    pub scripts: ScriptSettings,
+}
+
+/// How many scripts run at once and how much memory each may use: together the most memory
+/// the scripts service's sandboxes can take (concurrency × memory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScriptSettings {
+    /// Runs at the same time; further requests wait their turn (`TURNIER_SCRIPT_CONCURRENCY`).
+    pub concurrency: u32,
+    /// Linear memory of one run, in MiB (`TURNIER_SCRIPT_MEMORY_MIB`).
+    pub memory_mib: u32,
+}
+
+impl ScriptSettings {
+    /// Two runs per CPU (at least 4), 64 MiB each.
+    pub fn default_for_host() -> Self {
+        let cpus = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        Self {
+            concurrency: u32::try_from(cpus * 2).unwrap_or(u32::MAX).clamp(4, 256),
+            memory_mib: 64,
+        }
+    }
 }
 
 /// A setting with a bad value. The message names the variable.
@@ -157,6 +180,14 @@ pub const VARIABLES: &[(&str, &str)] = &[
     (
         "TURNIER_QUEUE_PREFIX",
         "prefix of the queues' Redis keys (turnier)",
+    ),
+    (
+        "TURNIER_SCRIPT_CONCURRENCY",
+        "scripts service: sandbox runs at the same time, the rest wait (2 per CPU, at least 4)",
+    ),
+    (
+        "TURNIER_SCRIPT_MEMORY_MIB",
+        "scripts service: memory of one sandbox run in MiB, 16-4096 (64)",
     ),
     ("RUST_LOG", "log filter (info)"),
     ("LOG_FORMAT", "text|json (text)"),
@@ -300,6 +331,23 @@ impl Config {
                     0..=3600,
                 )?),
             },
+            scripts: {
+                let defaults = ScriptSettings::default_for_host();
+                ScriptSettings {
+                    concurrency: number(
+                        &get,
+                        "TURNIER_SCRIPT_CONCURRENCY",
+                        defaults.concurrency,
+                        1..=1024,
+                    )?,
+                    memory_mib: number(
+                        &get,
+                        "TURNIER_SCRIPT_MEMORY_MIB",
+                        defaults.memory_mib,
+                        16..=4096,
+                    )?,
+                }
+            },
         })
     }
 
@@ -336,6 +384,14 @@ impl Config {
                     .map_or_else(|| "(none: queues in the database)".to_owned(), redact_url),
             ),
             ("TURNIER_QUEUE_PREFIX", self.queue_prefix.clone()),
+            (
+                "TURNIER_SCRIPT_CONCURRENCY",
+                self.scripts.concurrency.to_string(),
+            ),
+            (
+                "TURNIER_SCRIPT_MEMORY_MIB",
+                self.scripts.memory_mib.to_string(),
+            ),
             ("RUST_LOG", self.telemetry.log_filter.clone()),
             (
                 "OTEL_EXPORTER_OTLP_ENDPOINT",

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use proto::scripts::v1 as pb;
 use proto::scripts::v1::script_service_server::{ScriptService, ScriptServiceServer};
 use serde_json::Value;
-use tokio::sync::OnceCell;
+use tokio::sync::{OnceCell, Semaphore};
 use tonic::{Request, Response, Status};
 
 use crate::domain::pool_filters::Game;
@@ -17,22 +17,45 @@ use crate::sandbox::Limits;
 
 /// The `ScriptService` implementation. The sandbox is created on first use (or by
 /// [`Api::warm_up`]), off the async threads: pre-initializing the plugin takes about a second.
-#[derive(Debug, Clone, Default)]
+/// At most `concurrency` runs hold a sandbox instance at once; further requests wait for one.
+#[derive(Debug, Clone)]
 pub struct Api {
     runner: Arc<OnceCell<Runner>>,
+    limits: Limits,
+    turns: Arc<Semaphore>,
 }
 
 impl Api {
+    /// Creates the service: `concurrency` runs at once, each with `memory_mib` of memory.
+    pub fn new(settings: kit::config::ScriptSettings) -> Self {
+        let concurrency = settings.concurrency.max(1);
+        let limits = Limits {
+            instances: concurrency,
+            memory_bytes: usize::try_from(settings.memory_mib)
+                .unwrap_or(usize::MAX)
+                .saturating_mul(1 << 20),
+            ..Limits::default()
+        };
+        Self {
+            runner: Arc::default(),
+            limits,
+            turns: Arc::new(Semaphore::new(
+                usize::try_from(concurrency).unwrap_or(usize::MAX),
+            )),
+        }
+    }
+
     /// Creates the sandbox now, so the first request does not wait for it.
     pub async fn warm_up(&self) -> Result<(), Error> {
         self.runner().await.map(|_| ())
     }
 
     async fn runner(&self) -> Result<Runner, Error> {
+        let limits = self.limits.clone();
         self.runner
             .get_or_try_init(|| async {
-                tokio::task::spawn_blocking(|| {
-                    Runner::new(Limits::default(), TimeLimits::default())
+                tokio::task::spawn_blocking(move || {
+                    Runner::new(limits, TimeLimits::default())
                         .map_err(|err| Error::Sandbox(err.to_string()))
                 })
                 .await
@@ -48,9 +71,17 @@ impl Api {
         work: impl FnOnce(&Runner) -> Result<T, Error> + Send + 'static,
     ) -> Result<T, Error> {
         let runner = self.runner().await?;
-        tokio::task::spawn_blocking(move || work(&runner))
+        let turn = Arc::clone(&self.turns)
+            .acquire_owned()
             .await
-            .map_err(|err| Error::Sandbox(err.to_string()))?
+            .map_err(|err| Error::Sandbox(err.to_string()))?;
+        tokio::task::spawn_blocking(move || {
+            let answer = work(&runner);
+            drop(turn);
+            answer
+        })
+        .await
+        .map_err(|err| Error::Sandbox(err.to_string()))?
     }
 
     #[tracing::instrument(skip_all, fields(source_bytes = request.source.len()))]

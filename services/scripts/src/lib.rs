@@ -19,8 +19,8 @@ pub const SERVICE: Service = Service::Scripts;
 /// sandbox in the background (about a second), so the first request finds it ready; a debug
 /// build, where it takes several seconds of CPU, creates it on first use, so the many
 /// processes tests start do not all pay for a sandbox they never use.
-pub fn mount(routes: &mut tonic::service::RoutesBuilder) {
-    let api = grpc::Api::default();
+pub fn mount(routes: &mut tonic::service::RoutesBuilder, settings: kit::config::ScriptSettings) {
+    let api = grpc::Api::new(settings);
     if !cfg!(debug_assertions) {
         let warming = api.clone();
         tokio::spawn(async move {
