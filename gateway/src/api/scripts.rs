@@ -189,6 +189,13 @@ fn failed(status: tonic::Status) -> ApiError {
     status.into()
 }
 
+/// Awaits a service call: its message, or the error the caller sees.
+async fn answer<T>(
+    call: impl Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+) -> Result<T, ApiError> {
+    call.await.map(tonic::Response::into_inner).map_err(failed)
+}
+
 fn rule(response: pb::RuleRunResponse) -> Json<Value> {
     Json(scripts::json::rule_result(
         &response.result.unwrap_or_default(),
@@ -202,13 +209,10 @@ async fn check(
     State(state): State<AppState>,
     Json(body): Json<CheckBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = client(&state)?
-        .check_script(pb::CheckScriptRequest {
-            source: body.source,
-        })
-        .await
-        .map_err(failed)?
-        .into_inner();
+    let response = answer(client(&state)?.check_script(pb::CheckScriptRequest {
+        source: body.source,
+    }))
+    .await?;
     let issues: Vec<Value> = response
         .issues
         .into_iter()
@@ -233,15 +237,12 @@ async fn run_card_rule(
     State(state): State<AppState>,
     Json(body): Json<CardRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = client(&state)?
-        .run_card_rule(pb::RunCardRuleRequest {
-            script: Some(script(body.script)?),
-            card_json: body.card.to_string(),
-            context_json: context(body.context),
-        })
-        .await
-        .map_err(failed)?
-        .into_inner();
+    let response = answer(client(&state)?.run_card_rule(pb::RunCardRuleRequest {
+        script: Some(script(body.script)?),
+        card_json: body.card.to_string(),
+        context_json: context(body.context),
+    }))
+    .await?;
     Ok(rule(response))
 }
 
@@ -252,15 +253,12 @@ async fn filter_card_pool(
     State(state): State<AppState>,
     Json(body): Json<CardPoolBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = client(&state)?
-        .filter_card_pool(pb::FilterCardPoolRequest {
-            script: Some(script(body.script)?),
-            cards_json: Value::Array(body.cards).to_string(),
-            context_json: context(body.context),
-        })
-        .await
-        .map_err(failed)?
-        .into_inner();
+    let response = answer(client(&state)?.filter_card_pool(pb::FilterCardPoolRequest {
+        script: Some(script(body.script)?),
+        cards_json: Value::Array(body.cards).to_string(),
+        context_json: context(body.context),
+    }))
+    .await?;
     let verdicts: Vec<Value> = response
         .verdicts
         .into_iter()
@@ -279,16 +277,13 @@ async fn run_deck_rule(
     State(state): State<AppState>,
     Json(body): Json<DeckRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = client(&state)?
-        .run_deck_rule(pb::RunDeckRuleRequest {
-            script: Some(script(body.script)?),
-            deck_json: body.deck.to_string(),
-            cards_by_id_json: body.cards_by_id.to_string(),
-            context_json: context(body.context),
-        })
-        .await
-        .map_err(failed)?
-        .into_inner();
+    let response = answer(client(&state)?.run_deck_rule(pb::RunDeckRuleRequest {
+        script: Some(script(body.script)?),
+        deck_json: body.deck.to_string(),
+        cards_by_id_json: body.cards_by_id.to_string(),
+        context_json: context(body.context),
+    }))
+    .await?;
     Ok(rule(response))
 }
 
@@ -299,16 +294,13 @@ async fn run_deckset_rule(
     State(state): State<AppState>,
     Json(body): Json<DecksetRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = client(&state)?
-        .run_deckset_rule(pb::RunDecksetRuleRequest {
-            script: Some(script(body.script)?),
-            decks_json: Value::Array(body.decks).to_string(),
-            cards_by_id_json: body.cards_by_id.to_string(),
-            context_json: context(body.context),
-        })
-        .await
-        .map_err(failed)?
-        .into_inner();
+    let response = answer(client(&state)?.run_deckset_rule(pb::RunDecksetRuleRequest {
+        script: Some(script(body.script)?),
+        decks_json: Value::Array(body.decks).to_string(),
+        cards_by_id_json: body.cards_by_id.to_string(),
+        context_json: context(body.context),
+    }))
+    .await?;
     Ok(rule(response))
 }
 
@@ -329,16 +321,15 @@ async fn resolve_pool_filters(
             ),
         )
     })?;
-    let response = client(&state)?
-        .resolve_pool_filters(pb::ResolvePoolFiltersRequest {
+    let response = answer(
+        client(&state)?.resolve_pool_filters(pb::ResolvePoolFiltersRequest {
             script: Some(script(body.script)?),
             game: game.into(),
             input_json: body.input.to_string(),
             context_json: context(body.context),
-        })
-        .await
-        .map_err(failed)?
-        .into_inner();
+        }),
+    )
+    .await?;
     Ok(Json(
         json!({ "patch": scripts::json::patch(response.patch.as_ref()) }),
     ))
@@ -351,16 +342,13 @@ async fn run_calculator(
     State(state): State<AppState>,
     Json(body): Json<CalculatorBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = client(&state)?
-        .run_calculator(pb::RunCalculatorRequest {
-            script: Some(script(body.script)?),
-            pile_json: body.pile.to_string(),
-            cards_by_id_json: body.cards_by_id.to_string(),
-            context_json: context(body.context),
-        })
-        .await
-        .map_err(failed)?
-        .into_inner();
+    let response = answer(client(&state)?.run_calculator(pb::RunCalculatorRequest {
+        script: Some(script(body.script)?),
+        pile_json: body.pile.to_string(),
+        cards_by_id_json: body.cards_by_id.to_string(),
+        context_json: context(body.context),
+    }))
+    .await?;
     Ok(Json(scripts::json::dashboard(
         &response.dashboard.unwrap_or_default(),
     )))
