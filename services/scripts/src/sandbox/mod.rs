@@ -206,6 +206,12 @@ impl Sandbox {
         config
             .epoch_interruption(true)
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        // A debug build (tests, development) compiles the plugin without Cranelift's
+        // optimizations: every process that creates a sandbox starts sooner, and scripts run
+        // slower, which only release figures measure.
+        if cfg!(debug_assertions) {
+            config.cranelift_opt_level(wasmtime::OptLevel::None);
+        }
         let engine = Engine::new(&config).map_err(engine_error)?;
 
         let mut linker = Linker::new(&engine);
