@@ -23,6 +23,7 @@ pub struct Api {
     runner: Arc<OnceCell<Runner>>,
     limits: Limits,
     turns: Arc<Semaphore>,
+    turns_total: usize,
 }
 
 impl Api {
@@ -36,12 +37,12 @@ impl Api {
                 .saturating_mul(1 << 20),
             ..Limits::default()
         };
+        let turns_total = usize::try_from(concurrency).unwrap_or(usize::MAX);
         Self {
             runner: Arc::default(),
             limits,
-            turns: Arc::new(Semaphore::new(
-                usize::try_from(concurrency).unwrap_or(usize::MAX),
-            )),
+            turns: Arc::new(Semaphore::new(turns_total)),
+            turns_total,
         }
     }
 
@@ -65,14 +66,24 @@ impl Api {
             .cloned()
     }
 
-    /// Runs `work` with the runner on a blocking thread.
+    /// Runs `work` with the runner on a blocking thread, once it has a turn.
     async fn blocking<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Runner) -> Result<T, Error> + Send + 'static,
     ) -> Result<T, Error> {
+        self.blocking_with(1, work).await
+    }
+
+    /// Runs `work`, which uses up to `turns` sandbox instances at once, on a blocking thread.
+    async fn blocking_with<T: Send + 'static>(
+        &self,
+        turns: usize,
+        work: impl FnOnce(&Runner) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, Error> {
         let runner = self.runner().await?;
+        let turns = u32::try_from(turns.clamp(1, self.turns_total)).unwrap_or(1);
         let turn = Arc::clone(&self.turns)
-            .acquire_owned()
+            .acquire_many_owned(turns)
             .await
             .map_err(|err| Error::Sandbox(err.to_string()))?;
         tokio::task::spawn_blocking(move || {
@@ -175,7 +186,9 @@ impl ScriptService for Api {
         };
         let context = context(request.context_json.as_deref())?;
         let verdicts = self
-            .blocking(move |runner| Ok(runner.card_pool(&script, cards, context)?))
+            .blocking_with(Runner::pool_workers(), move |runner| {
+                Ok(runner.card_pool(&script, cards, context)?)
+            })
             .await?;
         Ok(Response::new(pb::FilterCardPoolResponse {
             verdicts: verdicts

@@ -6,8 +6,9 @@
 //! them on blocking threads (`tokio::task::spawn_blocking`).
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use proto::scripts::v1::{Dashboard, PoolFiltersPatch, RuleResult};
 use serde_json::Value;
@@ -33,6 +34,13 @@ pub const EMPTY_RULE: &str = "Ruleset script source is empty.";
 pub const NO_RULE_FUNCTION: &str = "Ruleset script did not export a function.";
 /// The message of a deck rule with no `resolvePoolFilters` hook.
 pub const NO_POOL_FILTERS: &str = "Ruleset script did not export a resolvePoolFilters function.";
+
+/// One card pool chunk's verdicts, once it has run.
+type ChunkAnswer = Option<Result<Vec<Verdict>, RunFailure>>;
+
+/// Cards per sandbox run of a card pool: about 1 MB of card JSON, far inside an instance's
+/// memory.
+pub const POOL_CHUNK: usize = 500;
 
 /// Compiled scripts kept by hash for runs that name a hash instead of a source.
 const KEPT_SCRIPTS: usize = 1024;
@@ -244,30 +252,107 @@ impl Runner {
         rule(Scope::Card, outcome)
     }
 
-    /// Runs a card rule over many cards in one sandbox run.
+    /// Runs a card rule over many cards: the pool is cut into chunks of [`POOL_CHUNK`] cards,
+    /// each run in its own fresh instance, by up to [`Runner::pool_workers`] threads at once,
+    /// all within the one time limit of a card pool. Chunks keep every instance well inside its
+    /// memory limit however large the catalog, and use every core.
     pub fn card_pool(
         &self,
         script: &ScriptRef,
         cards: Vec<Value>,
         context: Option<Value>,
     ) -> Result<Vec<Verdict>, RunFailure> {
-        let count = cards.len();
-        let output = self.run(
-            script,
-            Purpose::Rule,
-            ScriptKind::CardPool,
-            &args([Value::Array(cards)], context),
-            self.times.card_pool,
-        )?;
-        let DriverOutput::PerCard(outcomes) = output else {
-            return Err(RunFailure::Internal(
-                "a card pool run did not answer per card".to_owned(),
-            ));
-        };
-        if outcomes.len() != count {
+        let bytecode = self.compile(script, Purpose::Rule)?;
+        let deadline = Instant::now() + self.times.card_pool;
+        let chunks: Vec<&[Value]> = cards.chunks(POOL_CHUNK).collect();
+        let next = AtomicUsize::new(0);
+        let answers: Mutex<Vec<ChunkAnswer>> = Mutex::new(vec![None; chunks.len()]);
+        let workers = Self::pool_workers().min(chunks.len());
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let at = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(chunk) = chunks.get(at) else { break };
+                        let answer = self.pool_chunk(&bytecode, chunk, context.as_ref(), deadline);
+                        let failed = answer.is_err();
+                        answers.lock().unwrap_or_else(|e| e.into_inner())[at] = Some(answer);
+                        if failed {
+                            // Stop handing out chunks: the first failure is the answer.
+                            next.store(chunks.len(), Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        let mut verdicts = Vec::with_capacity(cards.len());
+        // A chunk not run (`None`) was stopped by a failure, which is the answer.
+        let answers = answers.into_inner().unwrap_or_else(|e| e.into_inner());
+        for answer in answers.into_iter().flatten() {
+            verdicts.extend(answer?);
+        }
+        if verdicts.len() != cards.len() {
             return Err(RunFailure::Internal(format!(
-                "a card pool run answered for {} of {count} cards",
-                outcomes.len()
+                "a card pool run answered for {} of {} cards",
+                verdicts.len(),
+                cards.len()
+            )));
+        }
+        Ok(verdicts)
+    }
+
+    /// How many instances one card pool run uses at once: one per core, at most 4.
+    pub fn pool_workers() -> usize {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+    }
+
+    /// Runs one chunk of a card pool with the time left before `deadline`.
+    fn pool_chunk(
+        &self,
+        bytecode: &Bytecode,
+        cards: &[Value],
+        context: Option<&Value>,
+        deadline: Instant,
+    ) -> Result<Vec<Verdict>, RunFailure> {
+        let time = deadline.saturating_duration_since(Instant::now());
+        if time.is_zero() {
+            return Err(RunFailure::Timeout(self.times.card_pool));
+        }
+        // The driver's request written straight from the borrowed cards: no copy of the pool.
+        let mut request = Vec::with_capacity(cards.len() * 1024);
+        request.extend_from_slice(br#"{"kind":"card_pool","args":["#);
+        serde_json::to_writer(&mut request, cards)
+            .map_err(|err| RunFailure::Internal(err.to_string()))?;
+        if let Some(context) = context {
+            request.push(b',');
+            serde_json::to_writer(&mut request, context)
+                .map_err(|err| RunFailure::Internal(err.to_string()))?;
+        }
+        request.extend_from_slice(b"]}");
+        let output = self
+            .sandbox
+            .run(bytecode, &request, self.options(time))
+            .map_err(|err| match err {
+                RunError::Timeout => RunFailure::Timeout(self.times.card_pool),
+                other => self.failure(other, time),
+            })?;
+        let outcomes = match DriverOutput::parse(&output.stdout) {
+            Ok(DriverOutput::PerCard(outcomes)) => outcomes,
+            Ok(DriverOutput::NoEntry) => {
+                return Err(RunFailure::NoEntryPoint(Purpose::Rule.no_entry()));
+            }
+            Ok(DriverOutput::Single(_)) => {
+                return Err(RunFailure::Internal(
+                    "a card pool run did not answer per card".to_owned(),
+                ));
+            }
+            Err(err) => return Err(RunFailure::Internal(err.to_string())),
+        };
+        if outcomes.len() != cards.len() {
+            return Err(RunFailure::Internal(format!(
+                "a card pool chunk answered for {} of {} cards",
+                outcomes.len(),
+                cards.len()
             )));
         }
         Ok(outcomes
@@ -389,6 +474,16 @@ impl Runner {
         }
     }
 
+    /// A run's options: the clock a script sees is frozen at the start of its run, and
+    /// `Math.random` replays from a fixed seed.
+    fn options(&self, time: Duration) -> RunOptions {
+        RunOptions {
+            time,
+            now: SystemTime::now(),
+            seed: 0,
+        }
+    }
+
     /// Compiles (or finds) the script and runs it once in a fresh instance.
     fn run(
         &self,
@@ -399,15 +494,9 @@ impl Runner {
         time: Duration,
     ) -> Result<DriverOutput, RunFailure> {
         let bytecode = self.compile(script, purpose)?;
-        let options = RunOptions {
-            time,
-            // The clock a script sees is frozen at the start of its run.
-            now: SystemTime::now(),
-            seed: 0,
-        };
         let output = self
             .sandbox
-            .run(&bytecode, &sandbox::request(kind, args), options)
+            .run(&bytecode, &sandbox::request(kind, args), self.options(time))
             .map_err(|err| self.failure(err, time))?;
         match DriverOutput::parse(&output.stdout) {
             Ok(DriverOutput::NoEntry) => Err(RunFailure::NoEntryPoint(purpose.no_entry())),

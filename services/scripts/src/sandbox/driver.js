@@ -18,13 +18,16 @@
   const kind = request.kind;
   const args = request.args;
 
+  // JSON.parse builds a tree (nothing shared, no cycles), so each object is frozen once; only
+  // objects are queued, and for-in reads keys without building arrays (large card pools).
   const pending = [args];
   while (pending.length > 0) {
     const value = pending.pop();
-    if (typeof value === "object" && value !== null && !io.isFrozen(value)) {
-      io.freeze(value);
-      for (const key of io.keys(value)) {
-        pending.push(value[key]);
+    io.freeze(value);
+    for (const key in value) {
+      const child = value[key];
+      if (typeof child === "object" && child !== null) {
+        pending.push(child);
       }
     }
   }
