@@ -205,13 +205,23 @@ fn play(scenario: &Scenario) -> Result<(), TestCaseError> {
                 return Ok(());
             }
             Err(PairingError::NoRematchFreePairing(_)) => {
-                // Refused only when no rematch-free pairing exists for any choice of bye.
+                // Refused only when no rematch-free pairing exists for any allowed bye: a player
+                // among those with the fewest byes (a second bye only once everyone had one).
+                let byes = |player: &PlayerId| {
+                    paired_event
+                        .rounds
+                        .iter()
+                        .flat_map(|r| &r.0)
+                        .filter(|entry| matches!(entry, Entry::Bye(p) if p == player))
+                        .count()
+                };
+                let fewest = active.iter().map(byes).min().unwrap_or(0);
                 let exists = if active.len().is_multiple_of(2) {
                     rematch_free_exists(&active, &played)
                 } else {
-                    (0..active.len()).any(|sits| {
-                        let mut rest = active.clone();
-                        rest.remove(sits);
+                    active.iter().filter(|p| byes(p) == fewest).any(|sits| {
+                        let rest: Vec<PlayerId> =
+                            active.iter().filter(|p| *p != sits).cloned().collect();
                         rematch_free_exists(&rest, &played)
                     })
                 };
