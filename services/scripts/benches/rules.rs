@@ -9,16 +9,17 @@
 //! calculator's source is read from the spec (`TURNIER_SPEC_DIR`, else `../shared/spec`) at
 //! bench time, never copied here.
 
-use std::collections::VecDeque;
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use catalog::domain::Game;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use scripts::runner::{Runner, ScriptRef, TimeLimits, Verdict};
 use scripts::sandbox::Limits;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
+
+#[path = "../tests/support/mod.rs"]
+mod support;
 
 /// A Standard card rule as a format organizer writes one: regulation marks G to J, basic
 /// Energy always allowed, and a ban list by name.
@@ -76,169 +77,10 @@ fn is_standard(card: &Value) -> bool {
         .contains(&name)
 }
 
-/// The shared folder: `env` when set, else `shared/<name>` beside the repository.
-fn shared_dir(env: &str, name: &str) -> PathBuf {
-    std::env::var_os(env).map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared")
-                .join(name)
-        },
-        PathBuf::from,
-    )
-}
-
-/// Every card of `game` as the canonical JSON scripts see, in catalog order.
-fn cards(game: Game) -> Vec<Value> {
-    let dir = shared_dir("TURNIER_DATA_DIR", "data").join(game.name());
-    let files = catalog::import::read_sources(game, &dir)
-        .unwrap_or_else(|err| panic!("cannot read the card data in {}: {err}", dir.display()));
-    let import = catalog::import::convert(game, &files);
-    assert!(
-        !import.cards.is_empty(),
-        "no {game} cards in {}",
-        dir.display()
-    );
-    import
-        .cards
-        .iter()
-        .map(|card| serde_json::to_value(card).expect("a card serializes"))
-        .collect()
-}
-
-/// The code block tagged `js [<tag>]` in the calculators reference; panics when it is missing.
-fn default_calculator(tag: &str) -> String {
-    let path =
-        shared_dir("TURNIER_SPEC_DIR", "spec").join("turny/reference-scripting-calculators.md");
-    let page = std::fs::read_to_string(&path)
-        .unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
-    let fence = format!("```js [{tag}]\n");
-    let start = page
-        .find(&fence)
-        .unwrap_or_else(|| panic!("no `{fence}` block in {}", path.display()))
-        + fence.len();
-    let end = page[start..]
-        .find("\n```")
-        .unwrap_or_else(|| panic!("the `{tag}` block in {} is not closed", path.display()));
-    page[start..start + end].to_owned()
-}
-
-/// The Riftbound domains the default calculator charts.
-const DOMAINS: [&str; 6] = ["body", "calm", "chaos", "fury", "mind", "order"];
-
-fn strings(value: &Value) -> Vec<&str> {
-    value
-        .as_array()
-        .map(|items| items.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
-}
-
-/// A 56-card Riftbound deck from the catalog: the first two-domain Legend, its Champion, five
-/// units, five spells and three gear of its domains at three copies (40 main-deck cards), six
-/// runes of each of its domains and three battlefields. Returns the pile (default printing id
-/// → copies) and `cardsById`.
-fn riftbound_deck(cards: &[Value]) -> (Value, Value) {
-    let is_type = |card: &Value, kind: &str| card["game"]["type"] == kind;
-    // Tokens are not collectible; Champions and Signature cards are picked on purpose only.
-    let is_plain =
-        |card: &Value| card["collectible"] != false && card["game"]["supertype"].is_null();
-    let legend = cards
-        .iter()
-        .find(|card| {
-            let domains = strings(&card["game"]["domains"]);
-            is_type(card, "legend")
-                && domains.len() == 2
-                && domains.iter().all(|d| DOMAINS.contains(d))
-        })
-        .expect("a two-domain Legend");
-    let legend_domains = strings(&legend["game"]["domains"]);
-    let in_domains = |card: &Value| {
-        let own = strings(&card["game"]["domains"]);
-        !own.is_empty()
-            && own.iter().all(|d| legend_domains.contains(d))
-            && card["game"]["energy"].is_number()
-    };
-    // "Kai'Sa - Daughter of the Void" leads "Kai'Sa - …" champion units.
-    let hero = legend["name"]
-        .as_str()
-        .and_then(|name| name.split(" - ").next())
-        .expect("a Legend has a name");
-    let champions: Vec<&Value> = cards
-        .iter()
-        .filter(|card| {
-            is_type(card, "unit") && card["game"]["supertype"] == "Champion" && in_domains(card)
-        })
-        .collect();
-    let champion = champions
-        .iter()
-        .find(|card| {
-            card["name"]
-                .as_str()
-                .is_some_and(|name| name.starts_with(hero))
-        })
-        .or(champions.first())
-        .expect("a Champion of the legend's domains");
-
-    let mut deck: Vec<(&Value, u32)> = vec![(legend, 1), (champion, 1)];
-    for (kind, count) in [("unit", 5), ("spell", 5), ("gear", 3)] {
-        // One card of each domain in turn (a card goes by its first domain).
-        let mut queues: Vec<VecDeque<&Value>> = vec![VecDeque::new(); legend_domains.len()];
-        for card in cards
-            .iter()
-            .filter(|card| is_type(card, kind) && is_plain(card) && in_domains(card))
-        {
-            let first = strings(&card["game"]["domains"]).first().copied();
-            if let Some(queue) = legend_domains.iter().position(|d| Some(*d) == first) {
-                queues[queue].push_back(card);
-            }
-        }
-        let mut picked = 0;
-        let mut turn = 0;
-        while picked < count && queues.iter().any(|queue| !queue.is_empty()) {
-            if let Some(card) = queues[turn % legend_domains.len()].pop_front() {
-                deck.push((card, 3));
-                picked += 1;
-            }
-            turn += 1;
-        }
-        assert_eq!(
-            picked, count,
-            "{count} {kind} cards of the legend's domains"
-        );
-    }
-    for domain in &legend_domains {
-        let rune = cards
-            .iter()
-            .find(|card| is_type(card, "rune") && strings(&card["game"]["domains"]) == [*domain])
-            .unwrap_or_else(|| panic!("a {domain} rune"));
-        deck.push((rune, 6));
-    }
-    deck.extend(
-        cards
-            .iter()
-            .filter(|card| is_type(card, "battlefield") && is_plain(card))
-            .take(3)
-            .map(|card| (card, 1)),
-    );
-    assert_eq!(deck.iter().map(|(_, copies)| copies).sum::<u32>(), 56);
-
-    let mut pile = Map::new();
-    let mut cards_by_id = Map::new();
-    for (card, copies) in deck {
-        let printing = card["printings"][0]["id"]
-            .as_str()
-            .expect("a Riftbound card has a default printing")
-            .to_owned();
-        pile.insert(printing.clone(), json!(copies));
-        cards_by_id.insert(printing, card.clone());
-    }
-    (Value::Object(pile), Value::Object(cards_by_id))
-}
-
 fn rules(c: &mut Criterion) {
     let runner = Runner::new(Limits::default(), TimeLimits::default()).expect("the runner starts");
 
-    let pokemon = cards(Game::Pokemon);
+    let pokemon = support::cards(Game::Pokemon);
     let card_rule = ScriptRef::Source(STANDARD_CARD_RULE.to_owned());
     // The whole Pokémon catalog is ~25 MB of card JSON: the runner cuts it into chunks that each
     // fit the default 64 MiB instance and runs them on every core.
@@ -278,8 +120,9 @@ fn rules(c: &mut Criterion) {
     );
     group.finish();
 
-    let (pile, cards_by_id) = riftbound_deck(&cards(Game::Riftbound));
-    let calculator = ScriptRef::Source(default_calculator("Riftbound"));
+    let deck = support::riftbound_deck(&support::cards(Game::Riftbound));
+    let (pile, cards_by_id) = (deck.pile(), deck.cards_by_id());
+    let calculator = ScriptRef::Source(support::default_calculator("Riftbound"));
     let dashboard = runner
         .calculator(&calculator, pile.clone(), cards_by_id.clone(), None)
         .expect("the Riftbound calculator runs");

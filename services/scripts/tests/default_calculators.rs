@@ -11,14 +11,16 @@
 //! scripts: a sandbox that garbled the arguments, lost their key order or broke the
 //! normalization of the result fails these tests.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::LazyLock;
 
 use catalog::domain::Game;
 use scripts::runner::{Runner, ScriptRef, TimeLimits};
 use scripts::sandbox::Limits;
 use serde_json::{Map, Value, json};
+use support::{Deck, RIFTBOUND_DOMAINS, cards, fenced_block, shared_dir, spec_page, strings};
+
+mod support;
 
 /// One runner for the whole test binary: creating one pre-initializes the plugin (seconds in a
 /// debug build).
@@ -33,51 +35,6 @@ static RIFTBOUND: LazyLock<Vec<Value>> = LazyLock::new(|| cards(Game::Riftbound)
 // ---------------------------------------------------------------------------------------------
 // Spec and card data
 // ---------------------------------------------------------------------------------------------
-
-/// The shared folder: `env` when set, else `shared/<name>` beside the repository.
-fn shared_dir(env: &str, name: &str) -> PathBuf {
-    std::env::var_os(env).map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared")
-                .join(name)
-        },
-        PathBuf::from,
-    )
-}
-
-/// A page of the Turny.gg spec; panics (fails the test) when the spec folder is missing.
-fn spec_page(name: &str) -> String {
-    let path = shared_dir("TURNIER_SPEC_DIR", "spec")
-        .join("turny")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|err| {
-        panic!(
-            "cannot read the spec page {} ({err}); set TURNIER_SPEC_DIR",
-            path.display()
-        )
-    })
-}
-
-/// The body of the fenced block that opens with `fence` (a whole line, such as
-/// ```` ```js [Riftbound] ````), searching from `from`.
-fn fenced_block<'a>(page: &'a str, fence: &str, from: usize) -> Option<&'a str> {
-    let opening = format!("\n{fence}\n");
-    let start = page[from..].find(&opening)? + from + opening.len();
-    let end = page[start..].find("\n```")?;
-    Some(&page[start..start + end])
-}
-
-/// The default calculator tagged `tag` in the calculators reference.
-fn default_calculator(tag: &str) -> ScriptRef {
-    let page = spec_page("reference-scripting-calculators.md");
-    let from = page
-        .find("## Examples: the default calculators")
-        .expect("the calculators reference has its default calculators section");
-    let source = fenced_block(&page, &format!("```js [{tag}]"), from)
-        .unwrap_or_else(|| panic!("no `js [{tag}]` block among the default calculators"));
-    ScriptRef::Source(source.to_owned())
-}
 
 /// The `js` block of the rulesets guide whose first line is `first_line`.
 fn guide_script(page: &str, first_line: &str) -> ScriptRef {
@@ -100,66 +57,6 @@ fn guide_codes<'a>(page: &'a str, heading: &str) -> Vec<&'a str> {
         .unwrap_or_else(|| panic!("no deck codes under `{heading}`"))
         .lines()
         .collect()
-}
-
-/// Every card of `game` as the canonical JSON scripts see, in catalog order.
-fn cards(game: Game) -> Vec<Value> {
-    let dir = shared_dir("TURNIER_DATA_DIR", "data").join(game.name());
-    let files = catalog::import::read_sources(game, &dir).unwrap_or_else(|err| {
-        panic!(
-            "cannot read the {game} card data in {} ({err}); set TURNIER_DATA_DIR",
-            dir.display()
-        )
-    });
-    let import = catalog::import::convert(game, &files);
-    assert!(
-        !import.cards.is_empty(),
-        "no {game} cards in {}",
-        dir.display()
-    );
-    import
-        .cards
-        .iter()
-        .map(|card| serde_json::to_value(card).expect("a card serializes"))
-        .collect()
-}
-
-/// A deck: refs in deck order with their copies, and the card each ref resolves to.
-struct Deck {
-    lines: Vec<(String, u32, Value)>,
-}
-
-impl Deck {
-    /// The pile argument: ref → copies, in deck order.
-    fn pile(&self) -> Value {
-        self.lines
-            .iter()
-            .map(|(reference, copies, _)| (reference.clone(), json!(copies)))
-            .collect::<Map<_, _>>()
-            .into()
-    }
-
-    /// The `cardsById` argument: ref → card.
-    fn cards_by_id(&self) -> Value {
-        self.lines
-            .iter()
-            .map(|(reference, _, card)| (reference.clone(), card.clone()))
-            .collect::<Map<_, _>>()
-            .into()
-    }
-
-    fn total(&self) -> u32 {
-        self.lines.iter().map(|(_, copies, _)| copies).sum()
-    }
-
-    /// The copies of the lines whose card matches `keep`.
-    fn copies_where(&self, keep: impl Fn(&Value) -> bool) -> u32 {
-        self.lines
-            .iter()
-            .filter(|(_, _, card)| keep(card))
-            .map(|(_, copies, _)| copies)
-            .sum()
-    }
 }
 
 /// A Legends of Runeterra deck from a deck code, in code order; card refs are card codes.
@@ -189,13 +86,6 @@ fn lor_deck(code: &str) -> Deck {
 /// The game-specific fields of a card.
 fn game(card: &Value) -> &Value {
     &card["game"]
-}
-
-fn strings(value: &Value) -> Vec<&str> {
-    value
-        .as_array()
-        .map(|items| items.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
 }
 
 fn number(value: &Value) -> Option<f64> {
@@ -302,142 +192,13 @@ fn labels_0_to_9_and_more() -> Value {
 // Riftbound
 // ---------------------------------------------------------------------------------------------
 
-/// The domains the Riftbound calculator charts, in its display order.
-const RIFTBOUND_DOMAINS: [&str; 8] = [
-    "body",
-    "calm",
-    "chaos",
-    "fury",
-    "mind",
-    "order",
-    "colorless",
-    "neutral",
-];
-
-/// A 56-card Riftbound deck from the catalog: the first two-domain Legend, its Champion, five
-/// units, five spells and three gear of its domains at three copies (40 main-deck cards), six
-/// runes of each of its domains and three battlefields. Refs are default printing ids.
-fn riftbound_deck() -> Deck {
-    let cards = &*RIFTBOUND;
-    let is_type = |card: &Value, kind: &str| card["game"]["type"] == kind;
-    // Tokens are not collectible; Champions and Signature cards are picked on purpose only.
-    let is_plain =
-        |card: &Value| card["collectible"] != false && card["game"]["supertype"].is_null();
-    let legend = cards
-        .iter()
-        .find(|card| {
-            let domains = strings(&card["game"]["domains"]);
-            is_type(card, "legend")
-                && domains.len() == 2
-                && domains.iter().all(|d| RIFTBOUND_DOMAINS[..6].contains(d))
-        })
-        .expect("a two-domain Legend");
-    let domains: HashSet<&str> = strings(&legend["game"]["domains"]).into_iter().collect();
-    let in_domains = |card: &Value| {
-        let own = strings(&card["game"]["domains"]);
-        !own.is_empty()
-            && own.iter().all(|d| domains.contains(d))
-            && card["game"]["energy"].is_number()
-    };
-    // "Kai'Sa - Daughter of the Void" leads "Kai'Sa - …" champion units.
-    let hero = legend["name"]
-        .as_str()
-        .and_then(|name| name.split(" - ").next())
-        .expect("a Legend has a name");
-    let champions: Vec<&Value> = cards
-        .iter()
-        .filter(|card| {
-            is_type(card, "unit") && card["game"]["supertype"] == "Champion" && in_domains(card)
-        })
-        .collect();
-    let champion = champions
-        .iter()
-        .find(|card| {
-            card["name"]
-                .as_str()
-                .is_some_and(|name| name.starts_with(hero))
-        })
-        .or(champions.first())
-        .expect("a Champion of the legend's domains");
-
-    let mut deck: Vec<(&Value, u32)> = vec![(legend, 1), (champion, 1)];
-    for (kind, count) in [("unit", 5), ("spell", 5), ("gear", 3)] {
-        let picked = alternate_domains(
-            cards
-                .iter()
-                .filter(|card| is_type(card, kind) && is_plain(card) && in_domains(card)),
-            &strings(&legend["game"]["domains"]),
-            count,
-        );
-        assert_eq!(
-            picked.len(),
-            count,
-            "{count} {kind} cards of the legend's domains"
-        );
-        deck.extend(picked.into_iter().map(|card| (card, 3)));
-    }
-    for domain in RIFTBOUND_DOMAINS.iter().filter(|d| domains.contains(*d)) {
-        let rune = cards
-            .iter()
-            .find(|card| is_type(card, "rune") && strings(&card["game"]["domains"]) == [*domain])
-            .unwrap_or_else(|| panic!("a {domain} rune"));
-        deck.push((rune, 6));
-    }
-    deck.extend(
-        cards
-            .iter()
-            .filter(|card| is_type(card, "battlefield") && is_plain(card))
-            .take(3)
-            .map(|card| (card, 1)),
-    );
-    let deck = Deck {
-        lines: deck
-            .into_iter()
-            .map(|(card, copies)| {
-                let reference = card["printings"][0]["id"]
-                    .as_str()
-                    .expect("a Riftbound card has a default printing");
-                (reference.to_owned(), copies, card.clone())
-            })
-            .collect(),
-    };
-    assert_eq!(
-        deck.total(),
-        56,
-        "1 legend, 40 main-deck cards, 12 runes, 3 battlefields"
-    );
-    deck
-}
-
-/// Takes `count` cards, one of each domain in turn (a card goes by its first domain), so that
-/// the deck shows both of its legend's domains.
-fn alternate_domains<'a>(
-    candidates: impl Iterator<Item = &'a Value>,
-    domains: &[&str],
-    count: usize,
-) -> Vec<&'a Value> {
-    let mut queues: Vec<VecDeque<&Value>> = vec![VecDeque::new(); domains.len()];
-    for card in candidates {
-        let first = strings(&card["game"]["domains"]).first().copied();
-        if let Some(queue) = domains.iter().position(|d| Some(*d) == first) {
-            queues[queue].push_back(card);
-        }
-    }
-    let mut picked = Vec::with_capacity(count);
-    let mut turn = 0;
-    while picked.len() < count && queues.iter().any(|queue| !queue.is_empty()) {
-        if let Some(card) = queues[turn % domains.len()].pop_front() {
-            picked.push(card);
-        }
-        turn += 1;
-    }
-    picked
-}
-
 #[test]
 fn the_riftbound_default_calculator_charts_a_56_card_deck() {
-    let deck = riftbound_deck();
-    let widgets = dashboard(&default_calculator("Riftbound"), &deck);
+    let deck = support::riftbound_deck(&RIFTBOUND);
+    let widgets = dashboard(
+        &ScriptRef::Source(support::default_calculator("Riftbound")),
+        &deck,
+    );
 
     assert_eq!(
         headings(&widgets),
@@ -642,7 +403,10 @@ fn percent(value: f64) -> String {
 #[test]
 fn the_pokemon_default_calculator_charts_a_theme_deck() {
     let deck = pokemon_deck();
-    let widgets = dashboard(&default_calculator("Pokémon TCG"), &deck);
+    let widgets = dashboard(
+        &ScriptRef::Source(support::default_calculator("Pokémon TCG")),
+        &deck,
+    );
 
     assert_eq!(
         headings(&widgets),
@@ -794,7 +558,10 @@ fn the_lor_default_calculator_charts_the_guides_two_region_deck() {
     let page = spec_page("guide-rulesets.md");
     let codes = guide_codes(&page, "### 3. Add a deck set rule");
     let deck = lor_deck(codes.get(1).expect("two deck codes"));
-    let widgets = dashboard(&default_calculator("Legends of Runeterra"), &deck);
+    let widgets = dashboard(
+        &ScriptRef::Source(support::default_calculator("Legends of Runeterra")),
+        &deck,
+    );
 
     assert_eq!(
         headings(&widgets),
