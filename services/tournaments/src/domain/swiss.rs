@@ -718,6 +718,25 @@ mod tests {
             go(&mut free, ranked, groups, played)
         }
 
+        /// Plays a pairing with the next results: 0 the first player wins 2-0, 1 the second
+        /// does, anything else a 1-1 draw.
+        fn play(event: &mut Event, pairing: SwissPairing, results: &mut impl Iterator<Item = u8>) {
+            let mut entries: Vec<Entry> = pairing
+                .matches
+                .into_iter()
+                .map(|players| {
+                    let games = match results.next().expect("cycled") {
+                        0 => [2, 0],
+                        1 => [0, 2],
+                        _ => [1, 1],
+                    };
+                    Entry::Match { players, games }
+                })
+                .collect();
+            entries.extend(pairing.bye.map(Entry::Bye));
+            event.rounds.push(Round(entries));
+        }
+
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -753,17 +772,7 @@ mod tests {
                     prop_assert_eq!(repaired.has_rematch, exact.is_err());
                     // Play on with whatever pairing, rematches allowed, to reach late rounds.
                     let pairing = pair_next_round(&event, &stage, seed, None).expect("a pairing");
-                    let mut entries = Vec::new();
-                    for [a, b] in pairing.matches {
-                        let games = match results.next().expect("cycled") {
-                            0 => [2, 0],
-                            1 => [0, 2],
-                            _ => [1, 1],
-                        };
-                        entries.push(Entry::Match { players: [a, b], games });
-                    }
-                    entries.extend(pairing.bye.map(Entry::Bye));
-                    event.rounds.push(Round(entries));
+                    play(&mut event, pairing, &mut results);
                 }
             }
         }
@@ -885,17 +894,7 @@ mod tests {
                         }).sum();
                         prop_assert_eq!(Some(cost), least_group_cost(&ranked, &groups, &played));
                     }
-                    let mut entries = Vec::new();
-                    for [a, b] in pairing.matches {
-                        let games = match results.next().expect("cycled") {
-                            0 => [2, 0],
-                            1 => [0, 2],
-                            _ => [1, 1],
-                        };
-                        entries.push(Entry::Match { players: [a, b], games });
-                    }
-                    entries.extend(pairing.bye.map(Entry::Bye));
-                    event.rounds.push(Round(entries));
+                    play(&mut event, pairing, &mut results);
                 }
             }
         }
