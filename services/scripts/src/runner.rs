@@ -332,10 +332,8 @@ impl Runner {
         let output = self
             .sandbox
             .run(bytecode, &request, self.options(time))
-            .map_err(|err| match err {
-                RunError::Timeout => RunFailure::Timeout(self.times.card_pool),
-                other => self.failure(other, time),
-            })?;
+            // A timeout is the whole pool's: its limit is what the caller set.
+            .map_err(|err| self.failure(err, self.times.card_pool))?;
         let outcomes = match DriverOutput::parse(&output.stdout) {
             Ok(DriverOutput::PerCard(outcomes)) => outcomes,
             Ok(DriverOutput::NoEntry) => {
@@ -456,7 +454,8 @@ impl Runner {
         }
     }
 
-    /// Runs a script for one call and returns its outcome.
+    /// Compiles (or finds) the script, runs it once in a fresh instance and returns the one
+    /// call's outcome.
     fn single(
         &self,
         script: &ScriptRef,
@@ -465,12 +464,22 @@ impl Runner {
         args: Vec<Value>,
         time: Duration,
     ) -> Result<Outcome, RunFailure> {
-        match self.run(script, purpose, kind, &args, time)? {
-            DriverOutput::Single(outcome) => Ok(outcome),
-            DriverOutput::NoEntry => Err(RunFailure::NoEntryPoint(purpose.no_entry())),
-            DriverOutput::PerCard(_) => Err(RunFailure::Internal(
+        let bytecode = self.compile(script, purpose)?;
+        let output = self
+            .sandbox
+            .run(
+                &bytecode,
+                &sandbox::request(kind, &args),
+                self.options(time),
+            )
+            .map_err(|err| self.failure(err, time))?;
+        match DriverOutput::parse(&output.stdout) {
+            Ok(DriverOutput::Single(outcome)) => Ok(outcome),
+            Ok(DriverOutput::NoEntry) => Err(RunFailure::NoEntryPoint(purpose.no_entry())),
+            Ok(DriverOutput::PerCard(_)) => Err(RunFailure::Internal(
                 "a single run answered per card".to_owned(),
             )),
+            Err(err) => Err(RunFailure::Internal(err.to_string())),
         }
     }
 
@@ -481,27 +490,6 @@ impl Runner {
             time,
             now: SystemTime::now(),
             seed: 0,
-        }
-    }
-
-    /// Compiles (or finds) the script and runs it once in a fresh instance.
-    fn run(
-        &self,
-        script: &ScriptRef,
-        purpose: Purpose,
-        kind: ScriptKind,
-        args: &[Value],
-        time: Duration,
-    ) -> Result<DriverOutput, RunFailure> {
-        let bytecode = self.compile(script, purpose)?;
-        let output = self
-            .sandbox
-            .run(&bytecode, &sandbox::request(kind, args), self.options(time))
-            .map_err(|err| self.failure(err, time))?;
-        match DriverOutput::parse(&output.stdout) {
-            Ok(DriverOutput::NoEntry) => Err(RunFailure::NoEntryPoint(purpose.no_entry())),
-            Ok(parsed) => Ok(parsed),
-            Err(err) => Err(RunFailure::Internal(err.to_string())),
         }
     }
 
