@@ -18,7 +18,7 @@ use std::io::Read as _;
 use anyhow::Context as _;
 use clap::Subcommand;
 use serde_json::{Value, json};
-use tournaments::domain::defaults::{Format, Game};
+use tournaments::domain::defaults::Format;
 use tournaments::domain::free_for_all::{self, FreeForAllEvent};
 use tournaments::domain::next_round::{self, NextRoundError, StageConfig};
 use tournaments::domain::round_robin::RoundRobinError;
@@ -114,7 +114,7 @@ fn standings_json(value: Value) -> Result<Value, Failure> {
         }
         return Ok(printed);
     }
-    let event = Event::from_json(&value.to_string()).map_err(invalid_event)?;
+    let event = Event::from_value(value).map_err(invalid_event)?;
     Ok(json!(standings(&event)))
 }
 
@@ -148,7 +148,7 @@ fn pair_json(mut value: Value, stage: Option<&str>) -> Result<Value, Failure> {
         )
     })?;
     let stage = StageConfig::from_value(stage).map_err(|err| Failure::new("invalid_stage", err))?;
-    let event = Event::from_json(&value.to_string()).map_err(invalid_event)?;
+    let event = Event::from_value(value).map_err(invalid_event)?;
     let next = stage.next_round(&event).map_err(cannot_pair)?;
     Ok(json!(next))
 }
@@ -177,23 +177,8 @@ fn with_format_of(mut stage: Value, event: &Value) -> Value {
     stage
 }
 
-/// Reads a free-for-all event; settings it leaves out take Riftbound's defaults (the one game
-/// offering free-for-all).
-fn free_for_all_event(mut value: Value) -> Result<FreeForAllEvent, Failure> {
-    let defaults = Game::Riftbound.defaults().free_for_all.map(|d| json!(d));
-    if let (Some(Value::Object(mut merged)), Some(input)) = (defaults, value.as_object_mut()) {
-        match input.remove("settings") {
-            Some(Value::Object(given)) => merged.extend(given),
-            Some(other) => {
-                input.insert("settings".to_owned(), other);
-            }
-            None => {}
-        }
-        if !input.contains_key("settings") {
-            input.insert("settings".to_owned(), Value::Object(merged));
-        }
-    }
-    FreeForAllEvent::from_json(&value.to_string()).map_err(invalid_event)
+fn free_for_all_event(value: Value) -> Result<FreeForAllEvent, Failure> {
+    FreeForAllEvent::from_value(value).map_err(invalid_event)
 }
 
 fn invalid_event(err: impl Into<anyhow::Error>) -> Failure {

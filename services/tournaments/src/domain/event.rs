@@ -207,8 +207,14 @@ impl Event {
     /// Reads an event file and checks it: settings, unique players, and rounds that only name
     /// registered players, each at most once.
     pub fn from_json(json: &str) -> Result<Self, EventError> {
+        let value = serde_json::from_str(json).map_err(|err| EventError::Json(err.to_string()))?;
+        Self::from_value(value)
+    }
+
+    /// Reads an event file already parsed as JSON and checks it, as [`Event::from_json`].
+    pub fn from_value(value: serde_json::Value) -> Result<Self, EventError> {
         let event: Self =
-            serde_json::from_str(json).map_err(|err| EventError::Json(err.to_string()))?;
+            serde_json::from_value(value).map_err(|err| EventError::Json(err.to_string()))?;
         event.validate()?;
         Ok(event)
     }

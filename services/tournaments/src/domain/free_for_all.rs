@@ -337,8 +337,35 @@ fn points_of(settings: &FreeForAllSettings, result: &LobbyResult) -> Vec<f64> {
 impl FreeForAllEvent {
     /// Reads a free-for-all event file and checks it ([`FreeForAllEvent::validate`]).
     pub fn from_json(json: &str) -> Result<Self, FreeForAllError> {
-        let event: Self =
+        let value =
             serde_json::from_str(json).map_err(|err| FreeForAllError::Json(err.to_string()))?;
+        Self::from_value(value)
+    }
+
+    /// Reads an event file already parsed as JSON and checks it. Settings it leaves out take
+    /// Riftbound's free-for-all defaults (the one game offering free-for-all).
+    pub fn from_value(mut value: serde_json::Value) -> Result<Self, FreeForAllError> {
+        if let (Some(defaults), Some(input)) = (
+            super::defaults::Game::Riftbound.defaults().free_for_all,
+            value.as_object_mut(),
+        ) && let Ok(serde_json::Value::Object(mut merged)) = serde_json::to_value(defaults)
+        {
+            match input.remove("settings") {
+                Some(serde_json::Value::Object(given)) => {
+                    merged.extend(given);
+                    input.insert("settings".to_owned(), serde_json::Value::Object(merged));
+                }
+                // Not an object: left for deserializing to refuse.
+                Some(other) => {
+                    input.insert("settings".to_owned(), other);
+                }
+                None => {
+                    input.insert("settings".to_owned(), serde_json::Value::Object(merged));
+                }
+            }
+        }
+        let event: Self =
+            serde_json::from_value(value).map_err(|err| FreeForAllError::Json(err.to_string()))?;
         event.validate()?;
         Ok(event)
     }
