@@ -131,6 +131,140 @@ fn inputs_are_deeply_frozen() {
     );
 }
 
+/// A JavaScript check run over every argument: every object and array frozen, with the
+/// standard prototype, enumerable read-only properties, and writes that throw.
+const CHECK_FROZEN: &str = "const __turnier_default = (...args) => {\n\
+      const problems = [];\n\
+      const visit = (value, path) => {\n\
+        if (typeof value !== 'object' || value === null) return;\n\
+        if (!Object.isFrozen(value)) problems.push(path + ' is not frozen');\n\
+        const proto = Array.isArray(value) ? Array.prototype : Object.prototype;\n\
+        if (Object.getPrototypeOf(value) !== proto) problems.push(path + ' has another prototype');\n\
+        for (const key of Object.keys(value)) {\n\
+          const d = Object.getOwnPropertyDescriptor(value, key);\n\
+          if (!d.enumerable || d.writable || d.configurable) problems.push(path + '.' + key + ' flags');\n\
+          try { value[key] = 0; problems.push(path + '.' + key + ' was written'); } catch (e) {}\n\
+          visit(value[key], path + '.' + key);\n\
+        }\n\
+        if (Array.isArray(value)) {\n\
+          try { value.push(1); problems.push(path + ' grew'); } catch (e) {}\n\
+          try { value.length = 0; problems.push(path + ' shrank'); } catch (e) {}\n\
+        } else {\n\
+          try { value.added = 1; problems.push(path + ' took a key'); } catch (e) {}\n\
+        }\n\
+      };\n\
+      args.forEach((arg, at) => visit(arg, 'args[' + at + ']'));\n\
+      return problems;\n\
+    };";
+
+#[test]
+fn every_object_and_array_of_the_inputs_is_frozen_with_standard_prototypes() {
+    let deck = json!({
+        "cards": [{ "id": "OGN-001", "tags": ["a", "b"], "stats": { "might": 3 } }, []],
+        "empty": {},
+        "nested": [[[1, 2], []], { "deep": [{ "x": null }] }]
+    });
+    let cards = json!({ "OGN-001": { "name": "Jinx", "keywords": [] } });
+    assert_eq!(
+        run(CHECK_FROZEN, ScriptKind::Deck, &[deck, cards]),
+        returned(json!([]))
+    );
+}
+
+#[test]
+fn inputs_read_exactly_as_json_parse_reads_them() {
+    // Echoed back through JSON.stringify: strings with escapes and astral characters, numbers
+    // of every kind, integer-like keys (JavaScript lists them first, ascending), "__proto__" as
+    // an ordinary key, empty containers.
+    let text = r#"{"b": 1, "10": "ten", "2": "two", "__proto__": {"x": 1},
+                   "text": "tab\t quote\" é 😀 \u00e9 \ud83d\ude00",
+                   "numbers": [0, -1, 2147483647, 2147483648, -2147483649, 9007199254740993,
+                               1.5, -0.25, 1e300, 5e-324, 0.1, 123456789012345678901234567890],
+                   "empty": [{}, []], "flags": [true, false, null]}"#;
+    let input: Value = serde_json::from_str(text).unwrap();
+    let echo = "const __turnier_default = (deck) => ({\n\
+                  keys: Object.keys(deck),\n\
+                  proto: Object.getPrototypeOf(deck) === Object.prototype,\n\
+                  own: Object.keys(deck.__proto__),\n\
+                  text: deck.text, length: deck.text.length,\n\
+                  numbers: deck.numbers.map(String),\n\
+                  empty: deck.empty, flags: deck.flags });";
+    assert_eq!(
+        run(echo, ScriptKind::Deck, &[input]),
+        returned(json!({
+            "keys": ["2", "10", "b", "__proto__", "text", "numbers", "empty", "flags"],
+            "proto": true,
+            "own": ["x"],
+            "text": "tab\t quote\" é 😀 é 😀",
+            "length": 21,
+            "numbers": ["0", "-1", "2147483647", "2147483648", "-2147483649", "9007199254740992",
+                        "1.5", "-0.25", "1e+300", "5e-324", "0.1", "1.2345678901234568e+29"],
+            "empty": [{}, []],
+            "flags": [true, false, null]
+        }))
+    );
+}
+
+#[test]
+fn a_repeated_key_keeps_its_first_place_and_its_last_value() {
+    // The host's own JSON never repeats a key; the reader still follows JSON.parse if it does.
+    let rule = "const __turnier_default = (deck) => ({ keys: Object.keys(deck), a: deck.a, \n\
+                  frozen: Object.isFrozen(deck) });";
+    let bytecode = SANDBOX.compile(&program(rule)).unwrap();
+    let many: String = (0..40).map(|i| format!(r#""k{i}":{i},"#)).collect();
+    for (object, keys) in [
+        (r#"{"a":1,"b":2,"a":3}"#.to_owned(), json!(["a", "b"])),
+        (r#"{"a":1,"a":2,"b":2,"a":3}"#.to_owned(), json!(["a", "b"])),
+        (format!(r#"{{"a":0,{many}"a":3}}"#), {
+            let mut keys = vec![json!("a")];
+            keys.extend((0..40).map(|i| json!(format!("k{i}"))));
+            Value::Array(keys)
+        }),
+    ] {
+        let request = format!(r#"{{"kind":"deck","args":[{object}]}}"#);
+        let output = SANDBOX
+            .run(&bytecode, request.as_bytes(), options())
+            .unwrap();
+        assert_eq!(
+            DriverOutput::parse(&output.stdout).unwrap(),
+            DriverOutput::Single(Outcome::Returned(
+                json!({ "keys": keys, "a": 3, "frozen": true })
+            )),
+            "{object}"
+        );
+    }
+}
+
+#[test]
+fn a_request_that_is_not_json_fails_the_run_and_the_sandbox_keeps_serving() {
+    let bytecode = SANDBOX
+        .compile(&program("const __turnier_default = () => true;"))
+        .unwrap();
+    let deep = format!(
+        r#"{{"kind":"deck","args":[{}1{}]}}"#,
+        "[".repeat(600),
+        "]".repeat(600)
+    );
+    for (request, why) in [
+        (
+            &b"{\"kind\": \"deck\", \"args\": [}"[..],
+            "expected value at line 1 column 27",
+        ),
+        (b"", "EOF while parsing a value"),
+        (
+            deep.as_bytes(),
+            "the arguments nest more than 512 levels deep",
+        ),
+    ] {
+        let error = SANDBOX.run(&bytecode, request, options()).unwrap_err();
+        let RunError::Trap(message) = &error else {
+            panic!("expected a failed run, got {error:?}");
+        };
+        assert!(message.contains(why), "{message}");
+    }
+    assert_still_works();
+}
+
 #[test]
 fn built_ins_are_frozen() {
     for change in [
@@ -604,4 +738,43 @@ fn the_clock_stands_still_during_a_run() {
                   return Date.now() - start;\n\
                 };";
     assert_eq!(run(rule, ScriptKind::Deck, &[deck()]), returned(json!(0)));
+}
+
+/// Any JSON value: strings of any characters, integers JavaScript holds exactly, fractions,
+/// nested arrays and objects with any keys.
+fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-(1i64 << 53)..(1i64 << 53)).prop_map(Value::from),
+        // Fractions whose shortest decimal form reads back as the same double.
+        (-1_000_000i32..1_000_000, 1u8..8).prop_map(|(whole, eighths)| {
+            Value::from(f64::from(whole) + f64::from(eighths) / 8.0)
+        }),
+        any::<String>().prop_map(Value::from),
+    ];
+    leaf.prop_recursive(6, 64, 8, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            proptest::collection::vec((any::<String>(), inner), 0..8)
+                .prop_map(|fields| Value::Object(fields.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// The reader in the plugin gives the script exactly the JSON it was sent, frozen.
+    #[test]
+    fn any_json_reaches_the_script_unchanged_and_frozen(value in any_json()) {
+        let echo = "const __turnier_default = (value) => [value, \n\
+                      ((v) => { const all = (x) => typeof x !== 'object' || x === null ||\n\
+                        (Object.isFrozen(x) && Object.values(x).every(all)); return all(v); })(value)];";
+        proptest::prop_assert_eq!(
+            run(echo, ScriptKind::Deck, std::slice::from_ref(&value)),
+            returned(json!([value, true]))
+        );
+    }
 }

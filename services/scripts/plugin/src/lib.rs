@@ -11,8 +11,8 @@
 //!   the top level" from "the instance trapped".
 //!
 //! What the script sees beyond the standard built-ins is two functions for the sandbox's own
-//! prelude and driver: `__turnier_read_stdin()` (all of standard input as a string) and
-//! `__turnier_write_stdout(text)`. The prelude captures and deletes them before any user code
+//! prelude and driver: `__turnier_read_request()` (standard input, JSON, read as deep-frozen
+//! values: see `frozen.rs`) and `__turnier_write_stdout(text)`. The prelude captures and deletes them before any user code
 //! runs. `console.log` goes to standard error, so a script can never write the result line.
 //! `Math.random` draws from WASI `random_get`, which the host seeds per run.
 //!
@@ -20,11 +20,13 @@
 //! constructors, every built-in frozen. It runs here, at pre-initialization, because walking
 //! and freezing every intrinsic costs milliseconds that no run should pay.
 
+mod frozen;
+
 use std::io::{Read, Write};
 
 use javy_plugin_api::Config;
 use javy_plugin_api::javy::Runtime;
-use javy_plugin_api::javy::quickjs::{Object, prelude::Func};
+use javy_plugin_api::javy::quickjs::{self, Ctx, Exception, Object, Value, prelude::Func};
 
 /// The JavaScript stack QuickJS may use before it throws `RangeError` (its own check on the
 /// WebAssembly shadow stack). Kept below the 1 MiB shadow stack Rust reserves for wasm32, so
@@ -48,8 +50,8 @@ fn modify_runtime(runtime: Runtime) -> Runtime {
     runtime.context().with(|ctx| {
         let globals = ctx.globals();
         globals
-            .set("__turnier_read_stdin", Func::from(read_stdin))
-            .expect("defining __turnier_read_stdin");
+            .set("__turnier_read_request", Func::from(read_request))
+            .expect("defining __turnier_read_request");
         globals
             .set("__turnier_write_stdout", Func::from(write_stdout))
             .expect("defining __turnier_write_stdout");
@@ -62,11 +64,19 @@ fn modify_runtime(runtime: Runtime) -> Runtime {
     runtime
 }
 
-/// Reads all of standard input as UTF-8 text.
-fn read_stdin() -> javy_plugin_api::javy::quickjs::Result<String> {
-    let mut text = String::new();
-    std::io::stdin().read_to_string(&mut text)?;
-    Ok(text)
+/// Reads all of standard input as JSON into deep-frozen values; throws `SyntaxError` when it
+/// is not JSON.
+fn read_request(ctx: Ctx<'_>) -> quickjs::Result<Value<'_>> {
+    let mut text = Vec::new();
+    std::io::stdin().read_to_end(&mut text)?;
+    let raw = ctx.as_raw().as_ptr();
+    // SAFETY: `raw` is the live context this function was called in, on this thread.
+    match unsafe { frozen::read(raw, &text) } {
+        // SAFETY: `read` returns a value of this context with one reference, handed over.
+        Ok(value) => Ok(unsafe { Value::from_raw(ctx, value) }),
+        Err(frozen::ReadError::Exception) => Err(quickjs::Error::Exception),
+        Err(frozen::ReadError::Syntax(message)) => Err(Exception::throw_syntax(&ctx, &message)),
+    }
 }
 
 /// Writes `text` to standard output and flushes it.

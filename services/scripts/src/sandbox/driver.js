@@ -1,8 +1,8 @@
 // The sandbox's driver: the last part of every program, after the user's module.
 //
 // Javy only evaluates a module and never calls its default export, so this code does: it reads
-// the request `{"kind": …, "args": […]}` from standard input, deep-freezes the arguments, finds
-// the entry point, calls it and writes ONE JSON line to standard output (parsed on the Rust side
+// the request `{"kind": …, "args": […]}` from standard input (the plugin's reader builds it
+// deep-frozen: plugin/src/frozen.rs), finds the entry point, calls it and writes ONE JSON line to standard output (parsed on the Rust side
 // by `DriverOutput::parse`). It catches what the script throws: an exception that escaped the
 // module would end the instance without a result line.
 //
@@ -14,23 +14,9 @@
 // frozen.
 ;(() => {
   const io = __turnier_io;
-  const request = io.parse(io.read());
+  const request = io.request();
   const kind = request.kind;
   const args = request.args;
-
-  // JSON.parse builds a tree (nothing shared, no cycles), so each object is frozen once; only
-  // objects are queued, and for-in reads keys without building arrays (large card pools).
-  const pending = [args];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    io.freeze(value);
-    for (const key in value) {
-      const child = value[key];
-      if (typeof child === "object" && child !== null) {
-        pending.push(child);
-      }
-    }
-  }
 
   const defaultExport = () =>
     typeof __turnier_default === "function" ? __turnier_default : void 0;

@@ -11,8 +11,9 @@
 //! an output cap and a wall-clock limit enforced by epoch interruption.
 //!
 //! What runs is [`program`]: our prelude (checks the hardening, takes the I/O functions, freezes
-//! the global object), the prepared user module and our driver (calls the entry point, writes
-//! one JSON line that [`DriverOutput::parse`] reads). The static safety check and the source
+//! the global object), the prepared user module and our driver (takes the request, which the
+//! plugin reads from standard input straight into deep-frozen values, calls the entry point,
+//! writes one JSON line that [`DriverOutput::parse`] reads). The static safety check and the source
 //! preparation are `crate::domain`'s; normalizing what a script returned is too.
 //!
 //! Deep recursion ends as [`RunError::Trap`] at Wasmtime's 512 KiB stack limit (about 900

@@ -20,19 +20,15 @@ const __turnier_io = (() => {
   if (!object.isFrozen(object.prototype) || typeof global.eval !== "undefined") {
     throw new global.TypeError("the sandbox runtime is not hardened");
   }
-  const read = global.__turnier_read_stdin;
+  const request = global.__turnier_read_request;
   const write = global.__turnier_write_stdout;
-  delete global.__turnier_read_stdin;
+  delete global.__turnier_read_request;
   delete global.__turnier_write_stdout;
   object.freeze(global);
   return object.freeze({
-    read: read,
+    request: request,
     write: write,
-    parse: json.parse,
     stringify: json.stringify,
-    freeze: object.freeze,
-    isFrozen: object.isFrozen,
-    keys: object.keys,
     text: global.String,
   });
 })();
