@@ -199,7 +199,7 @@ fn run_script(file: &Path, kind: Kind, timeout_ms: Option<u64>) -> Result<Value,
                 return Err(invalid_input("`cards` must be an array of card objects"));
             };
             let verdicts: Vec<Value> = runner
-                .card_pool(&script, cards, context)?
+                .card_pool(&script, &cards, context)?
                 .iter()
                 .map(|verdict| match verdict {
                     Verdict::Result(result) => scripts::json::rule_result(result),

@@ -19,7 +19,11 @@ fn mount(
         Service::Catalog => catalog::mount(routes, db),
         Service::Decks => decks::mount(routes, &config.service_urls[&Service::Catalog])?,
         Service::Search => search::mount(routes, &config.service_urls[&Service::Catalog])?,
-        Service::Scripts => scripts::mount(routes, config.scripts),
+        Service::Scripts => scripts::mount(
+            routes,
+            config.scripts,
+            &config.service_urls[&Service::Catalog],
+        )?,
         Service::Tournaments => tournaments::mount(routes),
         Service::Calculators => calculators::mount(routes),
     }

@@ -106,3 +106,57 @@ async fn failing_scripts_answer_with_their_error_code() {
     let (status, _) = post(base, "runDeckRule", &run("export default () => true;")).await;
     assert_eq!(status, 200);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_card_rule_runs_over_a_whole_catalog() {
+    let platform = support::SamplePlatform::start().await;
+    let base = &platform.api;
+    let pikachu: Value = reqwest::get(format!("{base}/pokemon/cards/svp-106"))
+        .await
+        .expect("the gateway answers")
+        .json()
+        .await
+        .expect("a card");
+    let rule =
+        "export default (card) => ({ valid: card.name.includes(\"ex\"), issues: [card.name] });";
+
+    let (status, body) = post(
+        base,
+        "filterCardPool",
+        &json!({"script": {"source": rule}, "game": "pokemon"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let verdicts = body["verdicts"].as_array().expect("verdicts");
+    assert!(!verdicts.is_empty());
+    assert!(
+        verdicts.iter().all(|verdict| verdict["cardId"].is_string()),
+        "{body}"
+    );
+    let verdict = verdicts
+        .iter()
+        .find(|verdict| verdict["cardId"] == pikachu["id"])
+        .expect("a verdict for every catalog card");
+    assert_eq!(
+        verdict,
+        &json!({"cardId": pikachu["id"], "valid": true, "issues": [{"message": pikachu["name"]}]})
+    );
+
+    for (body, message) in [
+        (
+            json!({"script": {"source": rule}, "game": "pokemon", "cards": []}),
+            "give either `cards`",
+        ),
+        (json!({"script": {"source": rule}}), "give either `cards`"),
+        (
+            json!({"script": {"source": rule}, "game": "chess"}),
+            "unknown game `chess`",
+        ),
+    ] {
+        let (status, answer) = post(base, "filterCardPool", &body).await;
+        assert_eq!(status, 400, "{answer}");
+        assert_eq!(answer["error"]["code"], "invalid_argument");
+        let text = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(text.contains(message), "{answer}");
+    }
+}

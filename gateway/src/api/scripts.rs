@@ -14,6 +14,7 @@ use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use http::StatusCode;
+use proto::common::v1::Game;
 use proto::scripts::v1 as pb;
 use proto::scripts::v1::script_service_client::ScriptServiceClient;
 use serde::Deserialize;
@@ -81,14 +82,16 @@ pub struct CardRuleBody {
     context: Option<Value>,
 }
 
-/// The body of `scripts:filterCardPool`.
+/// The body of `scripts:filterCardPool`: the cards, or the game whose whole catalog is the pool.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CardPoolBody {
     script: ScriptBody,
-    /// The card objects.
-    #[schema(value_type = Vec<Object>)]
-    cards: Vec<Value>,
+    /// The card objects; leave out to run over `game`'s whole catalog.
+    #[schema(value_type = Option<Vec<Object>>)]
+    cards: Option<Vec<Value>>,
+    /// `lor`, `pokemon` or `riftbound`: every card of its catalog, in catalog order.
+    game: Option<String>,
     #[schema(value_type = Option<Object>)]
     context: Option<Value>,
 }
@@ -246,28 +249,61 @@ async fn run_card_rule(
     Ok(rule(response))
 }
 
-/// Runs a card rule over many cards in one sandbox run: one verdict per card, in order.
+/// Runs a card rule over many cards, or over a game's whole catalog: one verdict per card, in
+/// order, each with the card's `cardId` when the card has an id.
 #[utoipa::path(post, path = "/api/v1/scripts:filterCardPool", tag = "scripts", request_body = CardPoolBody,
-    responses((status = 200, description = "`{\"verdicts\": [{\"valid\", \"issues\"} | {\"error\": {\"code\": \"script_error\", \"message\"}}]}`")))]
+    responses((status = 200, description = "`{\"verdicts\": [{\"cardId\"?, \"valid\", \"issues\"} | {\"cardId\"?, \"error\": {\"code\": \"script_error\", \"message\"}}]}`")))]
 async fn filter_card_pool(
     State(state): State<AppState>,
     Json(body): Json<CardPoolBody>,
 ) -> Result<Json<Value>, ApiError> {
+    let (cards_json, game) = match (body.cards, body.game) {
+        (Some(cards), None) => (Value::Array(cards).to_string(), Game::Unspecified),
+        (None, Some(game)) => (String::new(), pool_game(&game)?),
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_argument",
+                "give either `cards` (the card objects) or `game` (lor, pokemon or riftbound: \
+                 its whole catalog)",
+            ));
+        }
+    };
     let response = answer(client(&state)?.filter_card_pool(pb::FilterCardPoolRequest {
         script: Some(script(body.script)?),
-        cards_json: Value::Array(body.cards).to_string(),
+        cards_json,
         context_json: context(body.context),
+        game: game as i32,
     }))
     .await?;
     let verdicts: Vec<Value> = response
         .verdicts
         .into_iter()
-        .map(|verdict| match (verdict.result, verdict.error) {
-            (_, Some(message)) => json!({"error": {"code": "script_error", "message": message}}),
-            (result, None) => scripts::json::rule_result(&result.unwrap_or_default()),
+        .map(|verdict| {
+            let mut answer = match (verdict.result, verdict.error) {
+                (_, Some(message)) => {
+                    json!({"error": {"code": "script_error", "message": message}})
+                }
+                (result, None) => scripts::json::rule_result(&result.unwrap_or_default()),
+            };
+            if let (Some(id), Value::Object(fields)) = (verdict.card_id, &mut answer) {
+                fields.shift_insert(0, "cardId".to_owned(), Value::String(id));
+            }
+            answer
         })
         .collect();
     Ok(Json(json!({ "verdicts": verdicts })))
+}
+
+/// Reads a card pool's `game`; an unknown name is a 400 (the body is wrong, not the route).
+fn pool_game(name: &str) -> Result<Game, ApiError> {
+    super::game(name).map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_argument",
+            format!("`game`: unknown game `{name}` (expected lor, pokemon or riftbound)"),
+        )
+    })
 }
 
 /// Runs a deck rule on one deck.

@@ -21,6 +21,9 @@ pub enum Error {
     /// The sandbox could not be created, or a run's thread died: a bug or a broken host.
     #[error("the sandbox is not available: {0}")]
     Sandbox(String),
+    /// A catalog pool was asked for and the catalog service did not answer with its cards.
+    #[error("the catalog is not available: {0}")]
+    Catalog(String),
 }
 
 impl From<Error> for Status {
@@ -61,6 +64,15 @@ impl From<Error> for Status {
             Error::Sandbox(_) => {
                 tracing::error!(error = %err, "sandbox unavailable");
                 Status::unavailable(err.to_string())
+            }
+            Error::Catalog(_) => {
+                tracing::warn!(error = %err, "catalog unavailable");
+                kit::status::status(
+                    Code::Unavailable,
+                    "catalog_unavailable",
+                    err.to_string(),
+                    None,
+                )
             }
         }
     }

@@ -4,12 +4,14 @@
 
 use std::sync::Arc;
 
+use proto::common::v1::Game as ProtoGame;
 use proto::scripts::v1 as pb;
 use proto::scripts::v1::script_service_server::{ScriptService, ScriptServiceServer};
 use serde_json::Value;
 use tokio::sync::{OnceCell, Semaphore};
 use tonic::{Request, Response, Status};
 
+use crate::catalog_pool::CatalogPools;
 use crate::domain::pool_filters::Game;
 use crate::error::Error;
 use crate::runner::{Runner, ScriptRef, TimeLimits, Verdict};
@@ -24,6 +26,8 @@ pub struct Api {
     limits: Limits,
     turns: Arc<Semaphore>,
     turns_total: usize,
+    /// Where card pools over a whole catalog come from; without it only given cards run.
+    catalog: Option<CatalogPools>,
 }
 
 impl Api {
@@ -43,6 +47,52 @@ impl Api {
             limits,
             turns: Arc::new(Semaphore::new(turns_total)),
             turns_total,
+            catalog: None,
+        }
+    }
+
+    /// Lets `FilterCardPool` run over a game's whole catalog, read through `pools`.
+    pub fn with_catalog(mut self, pools: CatalogPools) -> Self {
+        self.catalog = Some(pools);
+        self
+    }
+
+    /// The pool a `FilterCardPool` request names: its cards, or its game's whole catalog.
+    async fn card_pool(&self, cards_json: &str, game: i32) -> Result<Arc<Vec<Value>>, Error> {
+        let game = ProtoGame::try_from(game).map_err(|_| Error::BadField {
+            field: "game",
+            reason: format!("{game} is not a game"),
+        })?;
+        let given = !cards_json.trim().is_empty();
+        match (given, game) {
+            (true, ProtoGame::Unspecified) => {
+                let Value::Array(cards) = json("cards_json", cards_json)? else {
+                    return Err(Error::BadField {
+                        field: "cards_json",
+                        reason: "must be a JSON array of card objects".to_owned(),
+                    });
+                };
+                Ok(Arc::new(cards))
+            }
+            (true, _) => Err(Error::BadField {
+                field: "game",
+                reason:
+                    "give the cards in `cards_json` or a game whose whole catalog is the pool, \
+                         not both"
+                        .to_owned(),
+            }),
+            (false, ProtoGame::Unspecified) => Err(Error::BadField {
+                field: "cards_json",
+                reason: "must be a JSON array of card objects, or leave it empty and set `game` \
+                         to run over the game's whole catalog"
+                    .to_owned(),
+            }),
+            (false, game) => match &self.catalog {
+                Some(pools) => pools.pool(game).await,
+                None => Err(Error::Catalog(
+                    "this server reads no catalog: send the cards in `cards_json`".to_owned(),
+                )),
+            },
         }
     }
 
@@ -177,31 +227,32 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::FilterCardPoolResponse>, Status> {
         let request = request.into_inner();
         let script = script(request.script)?;
-        let Value::Array(cards) = json("cards_json", &request.cards_json)? else {
-            return Err(Error::BadField {
-                field: "cards_json",
-                reason: "must be a JSON array of card objects".to_owned(),
-            }
-            .into());
-        };
         let context = context(request.context_json.as_deref())?;
+        let cards = self.card_pool(&request.cards_json, request.game).await?;
+        let pool = Arc::clone(&cards);
         let verdicts = self
             .blocking_with(Runner::pool_workers(), move |runner| {
-                Ok(runner.card_pool(&script, cards, context)?)
+                Ok(runner.card_pool(&script, &pool, context)?)
             })
             .await?;
         Ok(Response::new(pb::FilterCardPoolResponse {
             verdicts: verdicts
                 .into_iter()
-                .map(|verdict| match verdict {
-                    Verdict::Result(result) => pb::CardVerdict {
-                        result: Some(result),
-                        error: None,
-                    },
-                    Verdict::Threw(message) => pb::CardVerdict {
-                        result: None,
-                        error: Some(message),
-                    },
+                .zip(cards.iter())
+                .map(|(verdict, card)| {
+                    let card_id = card.get("id").and_then(Value::as_str).map(str::to_owned);
+                    match verdict {
+                        Verdict::Result(result) => pb::CardVerdict {
+                            result: Some(result),
+                            error: None,
+                            card_id,
+                        },
+                        Verdict::Threw(message) => pb::CardVerdict {
+                            result: None,
+                            error: Some(message),
+                            card_id,
+                        },
+                    }
                 })
                 .collect(),
         }))
@@ -281,6 +332,12 @@ impl ScriptService for Api {
 }
 
 /// Returns the tonic server for this service.
+///
+/// Requests may be as large as a whole catalog sent as a card pool (~25 MB for Pokémon), past
+/// tonic's default of 4 MiB.
 pub fn server(api: Api) -> ScriptServiceServer<Api> {
-    ScriptServiceServer::new(api)
+    ScriptServiceServer::new(api).max_decoding_message_size(MAX_REQUEST_BYTES)
 }
+
+/// The largest request the service reads.
+pub const MAX_REQUEST_BYTES: usize = 64 << 20;

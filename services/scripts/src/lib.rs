@@ -3,6 +3,7 @@
 //! `domain` holds the pure rules (safety check, preparation, normalization), `sandbox` the
 //! Wasmtime runtime, `runner` the two put together, and `grpc` the service over it.
 
+pub mod catalog_pool;
 pub mod domain;
 mod error;
 pub mod grpc;
@@ -19,8 +20,14 @@ pub const SERVICE: Service = Service::Scripts;
 /// sandbox in the background (about a second), so the first request finds it ready; a debug
 /// build, where it takes several seconds of CPU, creates it on first use, so the many
 /// processes tests start do not all pay for a sandbox they never use.
-pub fn mount(routes: &mut tonic::service::RoutesBuilder, settings: kit::config::ScriptSettings) {
-    let api = grpc::Api::new(settings);
+///
+/// Card pools over a whole catalog are read from the catalog service at `catalog_url`.
+pub fn mount(
+    routes: &mut tonic::service::RoutesBuilder,
+    settings: kit::config::ScriptSettings,
+    catalog_url: &str,
+) -> Result<(), kit::client::ClientError> {
+    let api = grpc::Api::new(settings).with_catalog(catalog_pool::CatalogPools::new(catalog_url)?);
     if !cfg!(debug_assertions) {
         let warming = api.clone();
         tokio::spawn(async move {
@@ -30,4 +37,5 @@ pub fn mount(routes: &mut tonic::service::RoutesBuilder, settings: kit::config::
         });
     }
     routes.add_service(grpc::server(api));
+    Ok(())
 }

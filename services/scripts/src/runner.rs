@@ -259,7 +259,7 @@ impl Runner {
     pub fn card_pool(
         &self,
         script: &ScriptRef,
-        cards: Vec<Value>,
+        cards: &[Value],
         context: Option<Value>,
     ) -> Result<Vec<Verdict>, RunFailure> {
         let bytecode = self.compile(script, Purpose::Rule)?;

@@ -20,7 +20,9 @@ fn a_pool_of_several_chunks_answers_in_order_card_by_card() {
         "export default function (card) {\n  if (card.n % 401 === 400) { return card.missing.field; }\n  return card.n % 2 === 0 || { valid: false, issues: [`odd ${card.n}`] };\n}\n"
             .to_owned(),
     );
-    let verdicts = runner.card_pool(&rule, cards, None).expect("the pool runs");
+    let verdicts = runner
+        .card_pool(&rule, &cards, None)
+        .expect("the pool runs");
     assert_eq!(verdicts.len(), count);
     for (at, verdict) in verdicts.iter().enumerate() {
         match verdict {
@@ -53,14 +55,14 @@ fn a_pool_shares_one_time_limit_and_a_context() {
             .to_owned(),
     );
     assert_eq!(
-        runner.card_pool(&endless, cards.clone(), None),
+        runner.card_pool(&endless, &cards, None),
         Err(RunFailure::Timeout(Duration::from_millis(300)))
     );
     let context = ScriptRef::Source(
         "export default (card, context) => card.n < context.globals.limit;\n".to_owned(),
     );
     let verdicts = runner
-        .card_pool(&context, cards, Some(json!({"globals": {"limit": 10}})))
+        .card_pool(&context, &cards, Some(json!({"globals": {"limit": 10}})))
         .expect("the pool runs");
     let allowed = verdicts
         .iter()
@@ -143,7 +145,7 @@ proptest::proptest! {
         let cards = json!({ "OGN-001": { "name": "Jinx" } });
         let failures = [
             RUNNER.card_rule(&script, input.clone(), None).err(),
-            RUNNER.card_pool(&script, vec![input.clone(); 3], None).err(),
+            RUNNER.card_pool(&script, &vec![input.clone(); 3], None).err(),
             RUNNER.deck_rule(&script, input.clone(), cards.clone(), None).err(),
             RUNNER.deckset_rule(&script, json!([input.clone()]), cards.clone(), None).err(),
             RUNNER.pool_filters(&script, scripts::domain::pool_filters::Game::Riftbound, input.clone(), None).err(),
