@@ -308,7 +308,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Format(command) => crate::format_cmd::run(command),
         // Pure rules over an event on stdin: no settings, no database, no server.
         Command::Tournament(command) => crate::tournament_cmd::run(command),
-        // The sandbox over a script file and stdin: no settings, no database, no server.
-        Command::Script(command) => crate::script_cmd::run(command).await,
+        // The sandbox over a script file and stdin; a card pool over a whole game reads the
+        // local catalog, as `turnier deck import` does.
+        Command::Script(command) => {
+            let config = Config::from_lookup(Role::All, lookup)?;
+            crate::script_cmd::run(&config, command).await
+        }
     }
 }

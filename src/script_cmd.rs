@@ -5,10 +5,11 @@
 //!   and exits 1 when the script is rejected.
 //! - `run FILE --kind <card|deck|deckset|calculator|card-pool|pool-filters>` reads the
 //!   arguments as JSON on stdin (`{"card"}`, `{"deck", "cardsById"}`, `{"decks",
-//!   "cardsById"}`, `{"pile", "cardsById"}`, `{"cards"}`, `{"input", "game"}`, each with an
-//!   optional `"context"`) and prints the normalized result: `{"valid", "issues"}` for a rule,
-//!   `{"widgets"}` for a calculator, `{"verdicts"}` for a card pool, `{"patch"}` for pool
-//!   filters. A script that is rejected, throws, has no entry point, or runs out of time or
+//!   "cardsById"}`, `{"pile", "cardsById"}`, `{"cards"}` or `{"game"}` (every card of the
+//!   local catalog), `{"input", "game"}`, each with an optional `"context"`) and prints the
+//!   normalized result: `{"valid", "issues"}` for a rule, `{"widgets"}` for a calculator,
+//!   `{"verdicts"}` for a card pool (each with the card's `cardId` when it has an id),
+//!   `{"patch"}` for pool filters. A script that is rejected, throws, has no entry point, or runs out of time or
 //!   memory prints `{"error": {"code", "message"}}` and exits 1.
 
 use std::io::Read as _;
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::{Subcommand, ValueEnum};
+use kit::config::Config;
 use scripts::domain::pool_filters::Game;
 use scripts::runner::{RunFailure, Runner, ScriptRef, TimeLimits, Verdict};
 use scripts::sandbox::Limits;
@@ -35,8 +37,9 @@ pub enum ScriptCommand {
     /// Runs a script in the sandbox with the arguments read as JSON on stdin.
     ///
     /// stdin: {"card"} (card), {"deck", "cardsById"} (deck), {"decks", "cardsById"} (deckset),
-    /// {"pile", "cardsById"} (calculator), {"cards"} (card-pool), {"input", "game"}
-    /// (pool-filters); each may add "context". Prints the normalized result, or {"error":
+    /// {"pile", "cardsById"} (calculator), {"cards"} or {"game"} (card-pool; a game runs over
+    /// every card of the local catalog), {"input", "game"} (pool-filters); each may add
+    /// "context". Prints the normalized result, or {"error":
     /// {"code", "message"}} and exits 1.
     Run {
         /// The script file.
@@ -69,8 +72,9 @@ pub enum Kind {
 }
 
 /// Runs `turnier script …`; the sandbox runs on a blocking thread.
-pub async fn run(command: ScriptCommand) -> anyhow::Result<()> {
-    let (printed, failed) = tokio::task::spawn_blocking(move || answer(command))
+pub async fn run(config: &Config, command: ScriptCommand) -> anyhow::Result<()> {
+    let config = config.clone();
+    let (printed, failed) = tokio::task::spawn_blocking(move || answer(&config, command))
         .await
         .context("the script run stopped")?;
     println!("{printed}");
@@ -82,7 +86,7 @@ pub async fn run(command: ScriptCommand) -> anyhow::Result<()> {
 }
 
 /// Returns what the command prints, and the failure message when it exits 1.
-fn answer(command: ScriptCommand) -> (Value, Option<String>) {
+fn answer(config: &Config, command: ScriptCommand) -> (Value, Option<String>) {
     match command {
         ScriptCommand::Check { file } => match std::fs::read_to_string(&file) {
             Ok(source) => {
@@ -105,7 +109,7 @@ fn answer(command: ScriptCommand) -> (Value, Option<String>) {
             file,
             kind,
             timeout_ms,
-        } => match run_script(&file, kind, timeout_ms) {
+        } => match run_script(config, &file, kind, timeout_ms) {
             Ok(printed) => (printed, None),
             Err(Failure { code, message }) => error(code, &message),
         },
@@ -141,7 +145,12 @@ fn error(code: &str, message: &str) -> (Value, Option<String>) {
     )
 }
 
-fn run_script(file: &Path, kind: Kind, timeout_ms: Option<u64>) -> Result<Value, Failure> {
+fn run_script(
+    config: &Config,
+    file: &Path,
+    kind: Kind,
+    timeout_ms: Option<u64>,
+) -> Result<Value, Failure> {
     let source = std::fs::read_to_string(file).map_err(|err| Failure {
         code: "unreadable_file",
         message: format!("cannot read {}: {err}", file.display()),
@@ -195,17 +204,27 @@ fn run_script(file: &Path, kind: Kind, timeout_ms: Option<u64>) -> Result<Value,
             scripts::json::dashboard(&runner.calculator(&script, pile, cards, context)?)
         }
         Kind::CardPool => {
-            let Value::Array(cards) = take(&mut input, "cards")? else {
-                return Err(invalid_input("`cards` must be an array of card objects"));
+            let cards = match (input.remove("cards"), input.remove("game")) {
+                (Some(Value::Array(cards)), None) => cards,
+                (None, Some(game)) => catalog_pool(config, &game)?,
+                _ => {
+                    return Err(invalid_input(
+                        "give either `cards` (an array of card objects) or `game` (lor, pokemon \
+                         or riftbound: every card of the local catalog)",
+                    ));
+                }
             };
             let verdicts: Vec<Value> = runner
                 .card_pool(&script, &cards, context)?
                 .iter()
-                .map(|verdict| match verdict {
-                    Verdict::Result(result) => scripts::json::rule_result(result),
-                    Verdict::Threw(message) => {
-                        json!({"error": {"code": "script_error", "message": message}})
-                    }
+                .zip(&cards)
+                .map(|(verdict, card)| {
+                    let card_id = card.get("id").and_then(Value::as_str);
+                    let outcome = match verdict {
+                        Verdict::Result(result) => Ok(result),
+                        Verdict::Threw(message) => Err(message.as_str()),
+                    };
+                    scripts::json::card_verdict(card_id, outcome)
                 })
                 .collect();
             json!({ "verdicts": verdicts })
@@ -227,6 +246,30 @@ fn run_script(file: &Path, kind: Kind, timeout_ms: Option<u64>) -> Result<Value,
         )));
     }
     Ok(printed)
+}
+
+/// Every card of a game in the local catalog (the data folder, as `turnier serve` keeps it),
+/// as the JSON scripts see. Runs on the blocking thread of the command.
+fn catalog_pool(config: &Config, game: &Value) -> Result<Vec<Value>, Failure> {
+    let game: catalog::domain::Game = game
+        .as_str()
+        .unwrap_or_default()
+        .parse()
+        .map_err(|err| invalid_input(format!("`game`: {err}")))?;
+    let catalog_failure = |err: anyhow::Error| Failure {
+        code: "catalog_unavailable",
+        message: format!("cannot read the local {game} catalog: {err:#}"),
+    };
+    let cards = tokio::runtime::Handle::current()
+        .block_on(async {
+            let store = crate::catalog_cmd::local_catalog(config).await?;
+            anyhow::Ok(store.all_cards(game).await?)
+        })
+        .map_err(catalog_failure)?;
+    cards
+        .iter()
+        .map(|card| serde_json::to_value(card).map_err(|err| catalog_failure(err.into())))
+        .collect()
 }
 
 /// Takes a required argument.

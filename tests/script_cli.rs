@@ -34,6 +34,14 @@ impl Script {
         args.extend(extra);
         run_with_stdin(self.path(), &args, &[], &input.to_string())
     }
+
+    /// Runs with a data folder of its own: the local catalog holds only the sample cards.
+    fn run_on_sample_catalog(&self, kind: &str, input: &Value) -> Output {
+        let data = tempfile::tempdir().expect("a temporary folder");
+        let env = [("TURNIER_DATA_DIR", data.path().to_str().expect("UTF-8"))];
+        let args = ["script", "run", "script.js", "--kind", kind];
+        run_with_stdin(self.path(), &args, &env, &input.to_string())
+    }
 }
 
 /// The one JSON line on stdout.
@@ -294,5 +302,40 @@ fn a_card_rule_runs_over_a_pool_in_one_run_and_pool_filters_are_patched() {
     assert_eq!(
         ok(&script.run("pool-filters", &input, &[])),
         json!({"patch": {"cardTypes": ["unit"], "domains": []}})
+    );
+}
+
+#[test]
+fn a_card_rule_runs_over_a_whole_local_catalog() {
+    let script = Script::new(
+        "export default (card) => ({ valid: card.game.supertype === \"Pokemon\", issues: [card.name] });\n",
+    );
+    let verdicts = ok(&script.run_on_sample_catalog("card-pool", &json!({"game": "pokemon"})));
+    let verdicts = verdicts["verdicts"].as_array().expect("verdicts");
+    assert!(
+        verdicts.iter().all(|verdict| verdict["cardId"].is_string()),
+        "{verdicts:?}"
+    );
+    // The sample catalog holds Pikachu ex (svp-106).
+    let pikachu = verdicts
+        .iter()
+        .find(|verdict| verdict["issues"][0]["message"] == "Pikachu ex")
+        .expect("a verdict for every catalog card");
+    assert_eq!(pikachu["valid"], true);
+    assert_eq!(
+        pikachu
+            .as_object()
+            .and_then(|fields| fields.keys().next())
+            .map(String::as_str),
+        Some("cardId"),
+        "the card's id comes first"
+    );
+
+    let output = script.run_on_sample_catalog("card-pool", &json!({"game": "chess"}));
+    assert_eq!(error_code(&output), "invalid_input");
+    assert!(
+        json_out(&output)["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("chess"))
     );
 }

@@ -280,16 +280,9 @@ async fn filter_card_pool(
         .verdicts
         .into_iter()
         .map(|verdict| {
-            let mut answer = match (verdict.result, verdict.error) {
-                (_, Some(message)) => {
-                    json!({"error": {"code": "script_error", "message": message}})
-                }
-                (result, None) => scripts::json::rule_result(&result.unwrap_or_default()),
-            };
-            if let (Some(id), Value::Object(fields)) = (verdict.card_id, &mut answer) {
-                fields.shift_insert(0, "cardId".to_owned(), Value::String(id));
-            }
-            answer
+            let result = verdict.result.unwrap_or_default();
+            let outcome = verdict.error.as_deref().map_or(Ok(&result), Err);
+            scripts::json::card_verdict(verdict.card_id.as_deref(), outcome)
         })
         .collect();
     Ok(Json(json!({ "verdicts": verdicts })))

@@ -19,6 +19,19 @@ pub fn rule_result(result: &RuleResult) -> Value {
     value
 }
 
+/// One card's verdict in a card pool: the rule's result, or `{"error": {"code": "script_error",
+/// "message"}}` when the rule threw for this card; `cardId` first when the card has an id.
+pub fn card_verdict(card_id: Option<&str>, outcome: Result<&RuleResult, &str>) -> Value {
+    let mut value = match outcome {
+        Ok(result) => rule_result(result),
+        Err(message) => json!({"error": {"code": "script_error", "message": message}}),
+    };
+    if let (Some(id), Value::Object(fields)) = (card_id, &mut value) {
+        fields.shift_insert(0, "cardId".to_owned(), Value::String(id.to_owned()));
+    }
+    value
+}
+
 /// `{"widgets": [...]}`, each widget with only its kind's fields and its required lists.
 pub fn dashboard(dashboard: &Dashboard) -> Value {
     let widgets: Vec<Value> = dashboard
