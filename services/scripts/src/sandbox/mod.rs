@@ -22,7 +22,7 @@
 //! The API is synchronous and a run holds its thread for up to its time limit: async callers
 //! run it on blocking threads (`tokio::task::spawn_blocking`); those have 2 MiB stacks, room
 //! for the 512 KiB Wasmtime lets a run use. Creating a sandbox compiles the plugin twice
-//! (about 1–2 s in release builds on 2 cores, 4 s in debug builds): create one per process and
+//! (about 1 s in release builds on 2 cores, 2 s in debug builds): create one per process and
 //! clone it, the clones share everything.
 
 mod cache;
