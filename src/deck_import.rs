@@ -8,7 +8,6 @@
 use std::io::Read as _;
 
 use anyhow::Context as _;
-use catalog::domain::Game as CatalogGame;
 use decks::domain::lists::Game;
 use decks::import::{CardLookup, LookupError};
 use kit::config::Config;
@@ -16,14 +15,6 @@ use proto::catalog::v1::{Card, CardSet, ResolvedName};
 
 /// The catalog in this process.
 struct LocalCatalog(catalog::grpc::Api);
-
-fn catalog_game(game: Game) -> CatalogGame {
-    match game {
-        Game::Lor => CatalogGame::Lor,
-        Game::Pokemon => CatalogGame::Pokemon,
-        Game::Riftbound => CatalogGame::Riftbound,
-    }
-}
 
 impl CardLookup for LocalCatalog {
     async fn cards_by_ref(
@@ -33,7 +24,7 @@ impl CardLookup for LocalCatalog {
     ) -> Result<Vec<(String, Card)>, LookupError> {
         let response = self
             .0
-            .cards_for_refs(catalog_game(game), &refs)
+            .cards_for_refs(game, &refs)
             .await
             .map_err(|err| LookupError(err.to_string()))?;
         Ok(response
@@ -50,7 +41,7 @@ impl CardLookup for LocalCatalog {
     ) -> Result<Vec<ResolvedName>, LookupError> {
         let response = self
             .0
-            .resolve_names(catalog_game(game), &lines)
+            .resolve_names(game, &lines)
             .await
             .map_err(|err| LookupError(err.to_string()))?;
         Ok(response.results)
@@ -58,7 +49,7 @@ impl CardLookup for LocalCatalog {
 
     async fn sets(&self, game: Game) -> Result<Vec<CardSet>, LookupError> {
         self.0
-            .sets(catalog_game(game))
+            .sets(game)
             .await
             .map_err(|err| LookupError(err.to_string()))
     }

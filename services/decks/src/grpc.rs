@@ -191,8 +191,7 @@ impl DeckService for Api {
         request: Request<pb::ListDeckFormatsRequest>,
     ) -> Result<Response<pb::ListDeckFormatsResponse>, Status> {
         let game = game(request.into_inner().game)?;
-        let formats = game
-            .import_formats()
+        let formats = crate::domain::lists::import_formats(game)
             .iter()
             .map(|format| pb::DeckFormatInfo {
                 id: format.id().to_owned(),

@@ -298,13 +298,10 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::ResolvePoolFiltersResponse>, Status> {
         let request = request.into_inner();
         let script = script(request.script)?;
-        let game = proto::common::v1::Game::try_from(request.game)
-            .ok()
-            .and_then(Game::from_proto)
-            .ok_or(Error::BadField {
-                field: "game",
-                reason: "must be GAME_LOR, GAME_POKEMON or GAME_RIFTBOUND".to_owned(),
-            })?;
+        let game = Game::from_proto(request.game).ok_or(Error::BadField {
+            field: "game",
+            reason: "must be GAME_LOR, GAME_POKEMON or GAME_RIFTBOUND".to_owned(),
+        })?;
         let input = json("input_json", &request.input_json)?;
         let context = context(request.context_json.as_deref())?;
         let patch = self

@@ -4,14 +4,14 @@
 //! `cargo bench -p tournaments --bench swiss`; figures go into the README's performance table.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use tournaments::domain::defaults::{Game, SeedingMethod, SwissSettings};
+use tournaments::domain::defaults::{Game, GameDefaults, SeedingMethod, SwissSettings};
 use tournaments::domain::random::Rng;
 use tournaments::domain::swiss::pair_next_round;
 use tournaments::domain::{Entry, Event, Player, PlayerId, Round, Tiebreaker, standings};
 
 /// Plays `rounds` Swiss rounds of `players` with Riftbound's defaults and random results.
 fn simulated(players: usize, rounds: u32) -> (Event, SwissSettings) {
-    let defaults = Game::Riftbound.defaults();
+    let defaults = GameDefaults::of(Game::Riftbound);
     let mut stage = defaults.swiss.clone();
     stage.rounds = rounds + 1;
     stage.first_round_seeding = SeedingMethod::Random;

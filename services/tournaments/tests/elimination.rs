@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use proptest::prelude::*;
-use tournaments::domain::defaults::{Format, Game, PairingStyle, SeedingMethod};
+use tournaments::domain::defaults::{Format, Game, GameDefaults, PairingStyle, SeedingMethod};
 use tournaments::domain::elimination::{
     Bracket, EliminationError, EliminationSettings, GrandFinals, MatchLabel, PendingMatch, Side,
     draw, replay, replay_continued,
@@ -165,7 +165,7 @@ fn round_one_of_eight_pairs_one_with_eight_in_bracket_order() {
 fn a_top_cut_seeded_by_prior_stage_pairs_swiss_first_with_eighth_and_second_with_seventh() {
     // A real Swiss stage of 12 players over 4 rounds, in which the lower-ranked player of
     // every third match wins, then its top 8 by final standings.
-    let defaults = Game::Pokemon.defaults();
+    let defaults = GameDefaults::of(Game::Pokemon);
     let mut swiss = defaults.swiss.clone();
     swiss.rounds = 4;
     swiss.pairing_style = PairingStyle::Fold;
@@ -602,7 +602,7 @@ fn a_dropped_player_loses_their_pending_matches_by_walkover() {
 
 /// An event of `count` players seeded in order, with the given dropped players and rounds.
 fn event(count: usize, dropped: &[PlayerId], rounds: Vec<Round>) -> Event {
-    let defaults = Game::Lor.defaults();
+    let defaults = GameDefaults::of(Game::Lor);
     Event {
         settings: defaults.swiss.scoring(defaults.win_percentage),
         players: ids(count)
@@ -737,7 +737,7 @@ fn a_continued_bracket_carries_on_where_the_first_stage_stopped() {
         .map(|r| r.player)
         .collect();
     // Through the event API: day two's event holds the advancing players and its own rounds.
-    let defaults = Game::Lor.defaults();
+    let defaults = GameDefaults::of(Game::Lor);
     let mut day_two = Event {
         settings: defaults.swiss.scoring(defaults.win_percentage),
         players: advancing
@@ -876,7 +876,7 @@ fn settings_read_with_defaults_and_refuse_what_a_bracket_cannot_take() {
 
 #[test]
 fn draws_the_bracket_by_each_seeding_method() {
-    let defaults = Game::Lor.defaults();
+    let defaults = GameDefaults::of(Game::Lor);
     let event = Event {
         settings: defaults.swiss.scoring(defaults.win_percentage),
         players: (1..=8)

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use tournaments::domain::defaults::Game;
+use tournaments::domain::defaults::{Game, GameDefaults};
 use tournaments::domain::round_robin::{
     Grouping, RoundRobinError, group_standings, pair_next_round, schedule, scoring,
 };
@@ -22,7 +22,7 @@ fn field(count: usize) -> Vec<Player> {
 
 #[test]
 fn pairs_round_by_round_what_the_schedule_announced() {
-    let stage = Game::Riftbound.defaults().round_robin;
+    let stage = GameDefaults::of(Game::Riftbound).round_robin;
     let grouping = Some(Grouping::PlayersPerGroup(4));
     let players = field(11);
     let announced = schedule(&players, &stage, grouping).expect("a schedule");

@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use proptest::prelude::*;
-use tournaments::domain::defaults::{Game, PairingStyle, SeedingMethod};
+use tournaments::domain::defaults::{Game, GameDefaults, PairingStyle, SeedingMethod};
 use tournaments::domain::swiss::{PairingError, pair_next_round};
 use tournaments::domain::{
     ByeHandling, Entry, Event, Player, PlayerId, Round, Tiebreaker, standings,
@@ -124,7 +124,7 @@ fn assert_total_order(event: &Event) {
 }
 
 fn play(scenario: &Scenario) -> Result<(), TestCaseError> {
-    let defaults = Game::Riftbound.defaults();
+    let defaults = GameDefaults::of(Game::Riftbound);
     let mut stage = defaults.swiss.clone();
     stage.rounds = u32::try_from(scenario.rounds).expect("small");
     stage.pairing_style = scenario.style;

@@ -10,69 +10,35 @@ use proto::scripts::v1::PoolFiltersPatch;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// A game whose deck builder has a filter model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Game {
-    /// Legends of Runeterra, `lor`.
-    Lor,
-    /// Pokémon TCG, `pokemon`.
-    Pokemon,
-    /// Riftbound, `riftbound`.
-    Riftbound,
-}
+pub use kit::game::Game;
 
-impl Game {
-    /// Every game, in the order they are listed.
-    pub const ALL: [Game; 3] = [Game::Lor, Game::Pokemon, Game::Riftbound];
-
-    /// Returns the game's short name (`lor`, `pokemon`, `riftbound`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Lor => "lor",
-            Game::Pokemon => "pokemon",
-            Game::Riftbound => "riftbound",
-        }
-    }
-
-    /// Returns the game of a protobuf enum value, or `None` for an unspecified one.
-    pub fn from_proto(game: proto::common::v1::Game) -> Option<Game> {
-        match game {
-            proto::common::v1::Game::Unspecified => None,
-            proto::common::v1::Game::Lor => Some(Game::Lor),
-            proto::common::v1::Game::Pokemon => Some(Game::Pokemon),
-            proto::common::v1::Game::Riftbound => Some(Game::Riftbound),
-        }
-    }
-
-    /// Returns the list-filter keys of the game's deck-builder filter model, the only keys a
-    /// patch may set.
-    pub fn filter_keys(self) -> &'static [&'static str] {
-        match self {
-            Game::Lor => &[
-                "regionRefs",
-                "typeRefs",
-                "rarityRefs",
-                "setCodes",
-                "keywordVocabRefs",
-            ],
-            Game::Pokemon => &["cardTypes", "types", "stages", "rarities", "setCodes"],
-            Game::Riftbound => &[
-                "cardTypes",
-                "domains",
-                "rarities",
-                "sets",
-                "supertypes",
-                "tags",
-            ],
-        }
+/// Returns the list-filter keys of the game's deck-builder filter model, the only keys a
+/// patch may set.
+pub fn filter_keys(game: Game) -> &'static [&'static str] {
+    match game {
+        Game::Lor => &[
+            "regionRefs",
+            "typeRefs",
+            "rarityRefs",
+            "setCodes",
+            "keywordVocabRefs",
+        ],
+        Game::Pokemon => &["cardTypes", "types", "stages", "rarities", "setCodes"],
+        Game::Riftbound => &[
+            "cardTypes",
+            "domains",
+            "rarities",
+            "sets",
+            "supertypes",
+            "tags",
+        ],
     }
 }
 
 /// Normalizes what `resolvePoolFilters` returned into a filter-model patch.
 ///
 /// Returns `None` (no suggestion at all) for `null`, `undefined` and anything that is not a
-/// plain object. For an object, each of the game's filter keys ([`Game::filter_keys`]) whose
+/// plain object. For an object, each of the game's filter keys ([`filter_keys`]) whose
 /// value is an array becomes a suggestion, keeping the array's strings in order (`[]` clears
 /// the filter); every other key is dropped (a typo silently does nothing), and so is a filter
 /// key whose value is not an array, which leaves that filter alone like an omitted key.
@@ -84,7 +50,7 @@ pub fn normalize(game: Game, raw: Option<&Value>) -> Option<PoolFiltersPatch> {
     };
     let mut patch = PoolFiltersPatch::default();
     for (key, value) in answer {
-        if !game.filter_keys().contains(&key.as_str()) {
+        if !filter_keys(game).contains(&key.as_str()) {
             continue;
         }
         let (Value::Array(entries), Some(slot)) = (value, field(&mut patch, key)) else {

@@ -12,17 +12,7 @@ use super::settings::{
     validate_tiebreakers,
 };
 
-/// A game Turnier runs tournaments for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Game {
-    /// Legends of Runeterra.
-    Lor,
-    /// Pokémon TCG.
-    Pokemon,
-    /// Riftbound.
-    Riftbound,
-}
+pub use kit::game::Game;
 
 /// A stage format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -238,12 +228,9 @@ const WITH_FREE_FOR_ALL: &[Format] = &[
     Format::ThresholdWin,
 ];
 
-impl Game {
-    /// Every game, in the page's column order.
-    pub const ALL: [Self; 3] = [Self::Lor, Self::Pokemon, Self::Riftbound];
-
-    /// Returns the game's defaults for new stages, as the page's tables give them.
-    pub fn defaults(self) -> GameDefaults {
+impl GameDefaults {
+    /// Returns `game`'s defaults for new stages, as the page's tables give them.
+    pub fn of(game: Game) -> GameDefaults {
         let three_one_zero = Points::three_one_zero();
         // Legends of Runeterra: 3 / 0 / 0, no draws, no byes, Buchholz, no formula, no floors.
         let three_zero_zero = Points {
@@ -266,8 +253,8 @@ impl Game {
             tiebreakers: vec![Tiebreaker::HeadToHead, Tiebreaker::ScoreDifference],
             cycles: 1,
         };
-        match self {
-            Self::Lor => GameDefaults {
+        match game {
+            Game::Lor => GameDefaults {
                 formats: ONE_ON_ONE,
                 swiss: swiss(
                     three_zero_zero,
@@ -284,7 +271,7 @@ impl Game {
                 },
                 recommends_round_count: false,
             },
-            Self::Pokemon => GameDefaults {
+            Game::Pokemon => GameDefaults {
                 formats: ONE_ON_ONE,
                 swiss: swiss(
                     three_one_zero,
@@ -304,7 +291,7 @@ impl Game {
                 },
                 recommends_round_count: true,
             },
-            Self::Riftbound => GameDefaults {
+            Game::Riftbound => GameDefaults {
                 formats: WITH_FREE_FOR_ALL,
                 swiss: swiss(
                     three_one_zero,
@@ -475,7 +462,7 @@ mod tests {
     #[test]
     fn every_default_stage_is_valid() {
         for game in Game::ALL {
-            let defaults = game.defaults();
+            let defaults = GameDefaults::of(game);
             assert_eq!(defaults.swiss.validate(), Ok(()), "{game:?} swiss");
             assert_eq!(
                 defaults.round_robin.validate(),
@@ -495,7 +482,7 @@ mod tests {
     #[test]
     fn only_riftbound_offers_free_for_all() {
         for game in Game::ALL {
-            let defaults = game.defaults();
+            let defaults = GameDefaults::of(game);
             let offers = defaults
                 .formats
                 .iter()
@@ -507,7 +494,7 @@ mod tests {
 
     #[test]
     fn legends_of_runeterra_plays_without_draws_or_byes_on_buchholz() {
-        let defaults = Game::Lor.defaults();
+        let defaults = GameDefaults::of(Game::Lor);
         assert_eq!(defaults.swiss.points.draw, 0.0);
         assert!(!defaults.swiss.allow_draws);
         assert_eq!(defaults.swiss.bye_handling, ByeHandling::NoByes);
@@ -517,7 +504,7 @@ mod tests {
 
     #[test]
     fn pokemon_uses_wins_over_rounds_with_a_quarter_floor() {
-        let defaults = Game::Pokemon.defaults();
+        let defaults = GameDefaults::of(Game::Pokemon);
         assert_eq!(
             defaults.win_percentage,
             WinPercentageRules {
@@ -531,7 +518,7 @@ mod tests {
 
     #[test]
     fn riftbound_breaks_ties_on_three_percentages_with_33_percent_floors() {
-        let defaults = Game::Riftbound.defaults();
+        let defaults = GameDefaults::of(Game::Riftbound);
         assert_eq!(defaults.swiss.tiebreakers.len(), 3);
         assert_eq!(defaults.win_percentage.opponent_match_win_floor, Some(0.33));
         assert_eq!(defaults.win_percentage.game_win_floor, Some(0.33));
@@ -542,7 +529,7 @@ mod tests {
 
     #[test]
     fn refuses_a_swiss_tiebreaker_in_round_robin_naming_it() {
-        let mut settings = Game::Pokemon.defaults().round_robin;
+        let mut settings = GameDefaults::of(Game::Pokemon).round_robin;
         settings.tiebreakers.push(Tiebreaker::Buchholz);
         let err = settings.validate().unwrap_err();
         assert!(err.to_string().contains("`tiebreakers`"), "{err}");
@@ -551,14 +538,14 @@ mod tests {
 
     #[test]
     fn refuses_zero_rounds_naming_the_setting() {
-        let mut settings = Game::Lor.defaults().swiss;
+        let mut settings = GameDefaults::of(Game::Lor).swiss;
         settings.rounds = 0;
         assert_eq!(settings.validate(), Err(SettingsError::Zero("rounds")));
     }
 
     #[test]
     fn refuses_late_entry_after_the_last_round() {
-        let mut settings = Game::Pokemon.defaults().swiss;
+        let mut settings = GameDefaults::of(Game::Pokemon).swiss;
         settings.late_entry_through_round = Some(6);
         let err = settings.validate().unwrap_err();
         assert!(
@@ -569,9 +556,10 @@ mod tests {
 
     #[test]
     fn reads_a_swiss_stage_and_refuses_an_unknown_setting() {
-        let json = serde_json::to_value(Game::Riftbound.defaults().swiss).expect("serializable");
+        let json =
+            serde_json::to_value(GameDefaults::of(Game::Riftbound).swiss).expect("serializable");
         let back: SwissSettings = serde_json::from_value(json.clone()).expect("readable");
-        assert_eq!(back, Game::Riftbound.defaults().swiss);
+        assert_eq!(back, GameDefaults::of(Game::Riftbound).swiss);
         let mut json = json;
         json["roudns"] = 3.into();
         let err = serde_json::from_value::<SwissSettings>(json).unwrap_err();

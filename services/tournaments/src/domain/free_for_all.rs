@@ -346,7 +346,7 @@ impl FreeForAllEvent {
     /// Riftbound's free-for-all defaults (the one game offering free-for-all).
     pub fn from_value(mut value: serde_json::Value) -> Result<Self, FreeForAllError> {
         if let (Some(defaults), Some(input)) = (
-            super::defaults::Game::Riftbound.defaults().free_for_all,
+            super::defaults::GameDefaults::of(super::defaults::Game::Riftbound).free_for_all,
             value.as_object_mut(),
         ) && let Ok(serde_json::Value::Object(mut merged)) = serde_json::to_value(defaults)
         {
@@ -788,11 +788,10 @@ fn count(count: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::defaults::Game;
+    use crate::domain::defaults::{Game, GameDefaults};
 
     fn riftbound() -> FreeForAllSettings {
-        Game::Riftbound
-            .defaults()
+        GameDefaults::of(Game::Riftbound)
             .free_for_all
             .expect("Riftbound has free-for-all")
     }

@@ -456,7 +456,7 @@ fn meetings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::defaults::Game;
+    use crate::domain::defaults::{Game, GameDefaults};
     use crate::domain::settings::Tiebreaker;
 
     fn players(count: usize) -> Vec<Player> {
@@ -473,7 +473,7 @@ mod tests {
     fn stage(cycles: u32) -> RoundRobinSettings {
         RoundRobinSettings {
             cycles,
-            ..Game::Pokemon.defaults().round_robin
+            ..GameDefaults::of(Game::Pokemon).round_robin
         }
     }
 

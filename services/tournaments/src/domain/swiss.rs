@@ -459,18 +459,18 @@ fn rematch_free_pairing(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::defaults::Game;
+    use crate::domain::defaults::{Game, GameDefaults};
     use crate::domain::event::{Player, Round};
 
     fn stage(style: PairingStyle, seeding: SeedingMethod) -> SwissSettings {
-        let mut stage = Game::Pokemon.defaults().swiss;
+        let mut stage = GameDefaults::of(Game::Pokemon).swiss;
         stage.pairing_style = style;
         stage.first_round_seeding = seeding;
         stage
     }
 
     fn event(count: usize, rounds: Vec<Round>) -> Event {
-        let defaults = Game::Pokemon.defaults();
+        let defaults = GameDefaults::of(Game::Pokemon);
         Event {
             settings: defaults.swiss.scoring(defaults.win_percentage),
             players: (1..=count)

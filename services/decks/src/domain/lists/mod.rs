@@ -23,76 +23,23 @@ mod turny_list;
 mod tests;
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::codes::riftbound::{self, RiftboundCardCode};
 use super::codes::{CardCount, DeckCodeError, lor};
 
-/// A game with deck lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Game {
-    /// Legends of Runeterra, `lor`.
-    Lor,
-    /// Pokémon TCG, `pokemon`.
-    Pokemon,
-    /// Riftbound, `riftbound`.
-    Riftbound,
-}
+pub use kit::game::Game;
 
-impl Game {
-    /// Returns the game's name in URLs and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Lor => "lor",
-            Game::Pokemon => "pokemon",
-            Game::Riftbound => "riftbound",
-        }
-    }
-
-    /// Returns the protobuf enum value.
-    pub fn to_proto(self) -> proto::common::v1::Game {
-        match self {
-            Game::Lor => proto::common::v1::Game::Lor,
-            Game::Pokemon => proto::common::v1::Game::Pokemon,
-            Game::Riftbound => proto::common::v1::Game::Riftbound,
-        }
-    }
-
-    /// Reads the protobuf enum value; `None` for unspecified or unknown values.
-    pub fn from_proto(value: i32) -> Option<Game> {
-        match proto::common::v1::Game::try_from(value).ok()? {
-            proto::common::v1::Game::Lor => Some(Game::Lor),
-            proto::common::v1::Game::Pokemon => Some(Game::Pokemon),
-            proto::common::v1::Game::Riftbound => Some(Game::Riftbound),
-            proto::common::v1::Game::Unspecified => None,
-        }
-    }
-
-    /// Returns the formats [`import`] tries for this game, in the documented order.
-    pub fn import_formats(self) -> &'static [ListFormat] {
-        match self {
-            Game::Lor => &[ListFormat::LorCode],
-            Game::Pokemon => &[ListFormat::Ptcg1, ListFormat::PtcgLive],
-            Game::Riftbound => &[
-                ListFormat::Rift1,
-                ListFormat::PiltoverCode,
-                ListFormat::PiltoverList,
-                ListFormat::TurnyList,
-            ],
-        }
-    }
-}
-
-impl FromStr for Game {
-    type Err = ListError;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text {
-            "lor" => Ok(Game::Lor),
-            "pokemon" => Ok(Game::Pokemon),
-            "riftbound" => Ok(Game::Riftbound),
-            other => Err(ListError::UnknownGame(other.to_owned())),
-        }
+/// Returns the formats [`import`] tries for this game, in the documented order.
+pub fn import_formats(game: Game) -> &'static [ListFormat] {
+    match game {
+        Game::Lor => &[ListFormat::LorCode],
+        Game::Pokemon => &[ListFormat::Ptcg1, ListFormat::PtcgLive],
+        Game::Riftbound => &[
+            ListFormat::Rift1,
+            ListFormat::PiltoverCode,
+            ListFormat::PiltoverList,
+            ListFormat::TurnyList,
+        ],
     }
 }
 
@@ -433,9 +380,6 @@ impl ImportedList {
 /// Why a text could not be imported or a deck exported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ListError {
-    /// A game name that is not `lor`, `pokemon` or `riftbound`.
-    #[error("game `{0}` is not lor, pokemon or riftbound")]
-    UnknownGame(String),
     /// Nothing but whitespace was pasted.
     #[error("the deck text is empty")]
     Empty,
@@ -512,8 +456,7 @@ pub fn import(game: Game, text: &str) -> Result<ImportedList, ListError> {
 fn unreadable(game: Game) -> ListError {
     ListError::Unreadable {
         game: game.name(),
-        tried: game
-            .import_formats()
+        tried: import_formats(game)
             .iter()
             .map(|f| f.id())
             .collect::<Vec<_>>()
