@@ -1,7 +1,12 @@
-//! Whole catalogs as card pools: every card of a game as the catalog service streams it, in the
-//! JSON scripts see (the card object's canonical JSON), kept between calls and read again when
-//! the catalog's version changes. The deck builder runs a card rule over its whole catalog
-//! without sending ~25 MB of cards with every request.
+//! Card pools: the cards a `FilterCardPool` runs over, as JSON text ready for the sandbox, with
+//! each card's id for its verdict.
+//!
+//! A pool is the cards a request sends, or a game's whole catalog: every card as the catalog
+//! service streams it, in the JSON scripts see (the card object's canonical JSON), kept between
+//! calls and read again when the catalog's version changes. The deck builder runs a card rule
+//! over its whole catalog without sending ~25 MB of cards with every request; keeping the text
+//! instead of parsed values keeps a catalog at its JSON size (~25 MB for Pokémon) and spares
+//! every run writing it again.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,6 +15,7 @@ use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
 use proto::catalog::v1::{GetCatalogVersionRequest, StreamCardsRequest};
 use proto::common::v1::Game;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::sync::{Mutex, RwLock};
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
@@ -19,8 +25,38 @@ use crate::error::Error;
 type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
 type Catalog = CatalogServiceClient<InterceptedService<Channel, TraceInterceptor>>;
 
+/// The cards of one pool, in order, each as its JSON text, with its id.
+#[derive(Debug, Default)]
+pub struct CardPool {
+    /// Each card's JSON.
+    pub cards: Vec<Box<RawValue>>,
+    /// Each card's `id`, when it has a string one.
+    pub ids: Vec<Option<String>>,
+}
+
+impl CardPool {
+    /// Reads a JSON array of card objects; `None` when the text is not one.
+    ///
+    /// The cards are parsed in full, not just delimited: only a parse finds what JSON allows
+    /// and JavaScript strings cannot hold (a lone surrogate escape), which would otherwise
+    /// reach the sandbox's reader and fail the run as if the script had.
+    pub fn from_json(text: &str) -> Option<CardPool> {
+        let cards: Vec<Value> = serde_json::from_str(text).ok()?;
+        let ids = cards
+            .iter()
+            .map(|card| card.get("id").and_then(Value::as_str).map(str::to_owned))
+            .collect();
+        let cards = cards
+            .iter()
+            .map(serde_json::value::to_raw_value)
+            .collect::<Result<_, _>>()
+            .ok()?;
+        Some(CardPool { cards, ids })
+    }
+}
+
 /// A game's cards with the catalog version they were read at.
-type Pools = HashMap<Game, (String, Arc<Vec<Value>>)>;
+type Pools = HashMap<Game, (String, Arc<CardPool>)>;
 
 /// The catalog pools of every game, read on first use.
 #[derive(Debug, Clone)]
@@ -47,7 +83,7 @@ impl CatalogPools {
 
     /// Returns every card of `game` at the catalog's current version, in catalog order.
     #[tracing::instrument(skip(self))]
-    pub async fn pool(&self, game: Game) -> Result<Arc<Vec<Value>>, Error> {
+    pub async fn pool(&self, game: Game) -> Result<Arc<CardPool>, Error> {
         let version = self
             .catalog
             .clone()
@@ -75,16 +111,18 @@ impl CatalogPools {
             cards.extend(batch.cards);
         }
         let pool = tokio::task::spawn_blocking(move || {
-            cards
+            let ids = cards.iter().map(|card| Some(card.id.clone())).collect();
+            let cards = cards
                 .iter()
-                .map(serde_json::to_value)
-                .collect::<Result<Vec<Value>, _>>()
+                .map(|card| serde_json::to_string(card).and_then(RawValue::from_string))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok::<_, serde_json::Error>(CardPool { cards, ids })
         })
         .await
         .map_err(|err| Error::Sandbox(err.to_string()))?
         .map_err(|err| Error::Catalog(format!("a card does not convert to JSON: {err}")))?;
         let pool = Arc::new(pool);
-        tracing::info!(game = game.as_str_name(), cards = pool.len(), %version, "catalog card pool read");
+        tracing::info!(game = game.as_str_name(), cards = pool.cards.len(), %version, "catalog card pool read");
         self.pools
             .write()
             .await
@@ -92,7 +130,7 @@ impl CatalogPools {
         Ok(pool)
     }
 
-    async fn cached(&self, game: Game, version: &str) -> Option<Arc<Vec<Value>>> {
+    async fn cached(&self, game: Game, version: &str) -> Option<Arc<CardPool>> {
         let pools = self.pools.read().await;
         let (read_at, pool) = pools.get(&game)?;
         (read_at == version).then(|| Arc::clone(pool))
@@ -101,4 +139,58 @@ impl CatalogPools {
 
 fn catalog_error(status: tonic::Status) -> Error {
     Error::Catalog(status.message().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sent_pool_keeps_each_cards_json_in_order_with_its_string_id() {
+        let pool = CardPool::from_json(
+            r#"[{"name": "A", "id": "a-1", "deep": {"id": "not this"}}, {"name": "B"},
+                {"id": 7}, "not a card", {"z": 1, "id": "z-9"}]"#,
+        )
+        .expect("an array");
+        assert_eq!(
+            pool.ids,
+            [
+                Some("a-1".to_owned()),
+                None,
+                None,
+                None,
+                Some("z-9".to_owned())
+            ]
+        );
+        let texts: Vec<&str> = pool.cards.iter().map(|card| card.get()).collect();
+        assert_eq!(
+            texts,
+            [
+                r#"{"name":"A","id":"a-1","deep":{"id":"not this"}}"#,
+                r#"{"name":"B"}"#,
+                r#"{"id":7}"#,
+                r#""not a card""#,
+                r#"{"z":1,"id":"z-9"}"#
+            ]
+        );
+        assert!(CardPool::from_json("[]").is_some_and(|pool| pool.cards.is_empty()));
+    }
+
+    #[test]
+    fn a_sent_pool_must_be_a_json_array() {
+        // Not arrays, broken JSON, a lone surrogate (no JavaScript string can be read from it
+        // by the sandbox's reader) and nesting past serde_json's 128 levels.
+        let deep = format!("[{}1{}]", "[".repeat(200), "]".repeat(200));
+        for text in [
+            "{}",
+            "",
+            "[1,",
+            "null",
+            r#"{"cards": []}"#,
+            r#"[{"name": "\ud800"}]"#,
+            &deep,
+        ] {
+            assert!(CardPool::from_json(text).is_none(), "{text}");
+        }
+    }
 }

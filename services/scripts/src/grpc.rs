@@ -11,7 +11,7 @@ use serde_json::Value;
 use tokio::sync::{OnceCell, Semaphore};
 use tonic::{Request, Response, Status};
 
-use crate::catalog_pool::CatalogPools;
+use crate::catalog_pool::{CardPool, CatalogPools};
 use crate::domain::pool_filters::Game;
 use crate::error::Error;
 use crate::runner::{Runner, ScriptRef, TimeLimits, Verdict};
@@ -58,7 +58,7 @@ impl Api {
     }
 
     /// The pool a `FilterCardPool` request names: its cards, or its game's whole catalog.
-    async fn card_pool(&self, cards_json: &str, game: i32) -> Result<Arc<Vec<Value>>, Error> {
+    async fn card_pool(&self, cards_json: &str, game: i32) -> Result<Arc<CardPool>, Error> {
         let game = ProtoGame::try_from(game).map_err(|_| Error::BadField {
             field: "game",
             reason: format!("{game} is not a game"),
@@ -66,13 +66,11 @@ impl Api {
         let given = !cards_json.trim().is_empty();
         match (given, game) {
             (true, ProtoGame::Unspecified) => {
-                let Value::Array(cards) = json("cards_json", cards_json)? else {
-                    return Err(Error::BadField {
-                        field: "cards_json",
-                        reason: "must be a JSON array of card objects".to_owned(),
-                    });
-                };
-                Ok(Arc::new(cards))
+                let pool = CardPool::from_json(cards_json).ok_or_else(|| Error::BadField {
+                    field: "cards_json",
+                    reason: "must be a JSON array of card objects".to_owned(),
+                })?;
+                Ok(Arc::new(pool))
             }
             (true, _) => Err(Error::BadField {
                 field: "game",
@@ -228,19 +226,19 @@ impl ScriptService for Api {
         let request = request.into_inner();
         let script = script(request.script)?;
         let context = context(request.context_json.as_deref())?;
-        let cards = self.card_pool(&request.cards_json, request.game).await?;
-        let pool = Arc::clone(&cards);
+        let pool = self.card_pool(&request.cards_json, request.game).await?;
+        let cards = Arc::clone(&pool);
         let verdicts = self
             .blocking_with(Runner::pool_workers(), move |runner| {
-                Ok(runner.card_pool(&script, &pool, context)?)
+                Ok(runner.card_pool(&script, &cards.cards, context)?)
             })
             .await?;
         Ok(Response::new(pb::FilterCardPoolResponse {
             verdicts: verdicts
                 .into_iter()
-                .zip(cards.iter())
-                .map(|(verdict, card)| {
-                    let card_id = card.get("id").and_then(Value::as_str).map(str::to_owned);
+                .zip(pool.ids.iter())
+                .map(|(verdict, card_id)| {
+                    let card_id = card_id.clone();
                     match verdict {
                         Verdict::Result(result) => pb::CardVerdict {
                             result: Some(result),

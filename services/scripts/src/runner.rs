@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use proto::scripts::v1::{Dashboard, PoolFiltersPatch, RuleResult};
+use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 
@@ -256,15 +257,18 @@ impl Runner {
     /// each run in its own fresh instance, by up to [`Runner::pool_workers`] threads at once,
     /// all within the one time limit of a card pool. Chunks keep every instance well inside its
     /// memory limit however large the catalog, and use every core.
-    pub fn card_pool(
+    ///
+    /// A card is anything that serializes as the card's JSON: a `Value`, or the card's JSON
+    /// text already written (`Box<RawValue>`, as a kept catalog pool holds it).
+    pub fn card_pool<Card: Serialize + Sync>(
         &self,
         script: &ScriptRef,
-        cards: &[Value],
+        cards: &[Card],
         context: Option<Value>,
     ) -> Result<Vec<Verdict>, RunFailure> {
         let bytecode = self.compile(script, Purpose::Rule)?;
         let deadline = Instant::now() + self.times.card_pool;
-        let chunks: Vec<&[Value]> = cards.chunks(POOL_CHUNK).collect();
+        let chunks: Vec<&[Card]> = cards.chunks(POOL_CHUNK).collect();
         let next = AtomicUsize::new(0);
         let answers: Mutex<Vec<ChunkAnswer>> = Mutex::new(vec![None; chunks.len()]);
         let workers = Self::pool_workers().min(chunks.len());
@@ -307,10 +311,10 @@ impl Runner {
     }
 
     /// Runs one chunk of a card pool with the time left before `deadline`.
-    fn pool_chunk(
+    fn pool_chunk<Card: Serialize>(
         &self,
         bytecode: &Bytecode,
-        cards: &[Value],
+        cards: &[Card],
         context: Option<&Value>,
         deadline: Instant,
     ) -> Result<Vec<Verdict>, RunFailure> {
