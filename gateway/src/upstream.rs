@@ -4,17 +4,11 @@
 //! are up, and a service that restarts is redialled on the next call. Which RPCs the API
 //! makes over them is up to the route modules; readiness is in [`crate::health`].
 
+pub use kit::client::TracedChannel;
 use kit::services::Service;
-use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
 use crate::config::GatewayConfig;
-
-/// A channel whose every call carries the caller's trace context.
-pub type TracedChannel = InterceptedService<Channel, TraceInterceptor>;
-
-/// The interceptor that writes the current span's W3C trace context into outgoing metadata.
-pub type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
 
 /// One lazily connected channel per configured service.
 #[derive(Debug, Clone)]
@@ -71,11 +65,6 @@ impl Upstreams {
         self.channels
             .iter()
             .find(|(configured, _)| *configured == service)
-            .map(|(_, channel)| {
-                InterceptedService::new(
-                    channel.clone(),
-                    kit::telemetry::trace_interceptor as TraceInterceptor,
-                )
-            })
+            .map(|(_, channel)| kit::client::traced(channel.clone()))
     }
 }

@@ -4,29 +4,21 @@ use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
 use proto::catalog::v1::{
     Card, CardSet, GetCardsRequest, ListSetsRequest, ResolveCardNamesRequest, ResolvedName,
 };
-use tonic::service::interceptor::InterceptedService;
-use tonic::transport::Channel;
 
 use crate::domain::lists::Game;
 use crate::import::{CardLookup, LookupError};
 
-type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
-
 /// A client of the catalog service; calls carry the caller's trace context.
 #[derive(Debug, Clone)]
 pub struct CatalogClient {
-    client: CatalogServiceClient<InterceptedService<Channel, TraceInterceptor>>,
+    client: CatalogServiceClient<kit::client::TracedChannel>,
 }
 
 impl CatalogClient {
     /// Connects lazily to the catalog at `url`.
     pub fn new(url: &str) -> Result<Self, kit::client::ClientError> {
-        let channel = kit::client::channel(url)?;
         Ok(Self {
-            client: CatalogServiceClient::with_interceptor(
-                channel,
-                kit::telemetry::trace_interceptor as TraceInterceptor,
-            ),
+            client: CatalogServiceClient::new(kit::client::traced_channel(url)?),
         })
     }
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use tonic::service::interceptor::InterceptedService;
 use tonic::transport::channel::Change;
 use tonic::transport::{Channel, Endpoint};
 
@@ -26,6 +27,26 @@ pub struct ClientError {
     pub url: String,
     /// What is wrong with it.
     pub problem: String,
+}
+
+/// The interceptor that writes the current span's W3C trace context into outgoing metadata.
+pub type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
+
+/// A channel whose every call carries the caller's trace context.
+pub type TracedChannel = InterceptedService<Channel, TraceInterceptor>;
+
+/// Wraps `channel` so that every call carries the caller's trace context.
+pub fn traced(channel: Channel) -> TracedChannel {
+    InterceptedService::new(
+        channel,
+        crate::telemetry::trace_interceptor as TraceInterceptor,
+    )
+}
+
+/// Returns a lazily connected [`channel`] to `url` whose calls carry the trace context: what
+/// one service uses to call another (`CatalogServiceClient::new(traced_channel(url)?)`).
+pub fn traced_channel(url: &str) -> Result<TracedChannel, ClientError> {
+    channel(url).map(traced)
 }
 
 /// Returns a lazily connected channel to `url` (`http://host:port`). Call inside a Tokio
