@@ -9,6 +9,7 @@ mod error;
 pub mod grpc;
 pub mod import;
 pub mod store;
+pub mod testing;
 
 use kit::services::Service;
 

@@ -56,20 +56,9 @@ fn import_of(cards: Vec<Card>) -> Import {
 /// Serves the catalog over `store` on a port of its own, as `kit::server` serves it, and
 /// returns a client; the port is bound before the client connects.
 async fn serve(store: Store) -> CatalogServiceClient<tonic::transport::Channel> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+    CatalogServiceClient::connect(catalog::testing::serve(store).await)
         .await
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    let mut routes = tonic::service::RoutesBuilder::default();
-    routes.add_service(catalog::grpc::server(catalog::grpc::Api::new(store)));
-    tokio::spawn(kit::server::serve(
-        listener,
-        &[kit::services::Service::Catalog],
-        routes,
-        kit::server::ShutdownTiming::default(),
-        kit::shutdown::Shutdown::new(),
-    ));
-    CatalogServiceClient::connect(url).await.expect("connect")
+        .expect("connect")
 }
 
 macro_rules! on_both_databases {

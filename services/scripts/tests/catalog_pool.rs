@@ -39,24 +39,6 @@ async fn save(store: &Store, cards: Vec<Card>) {
         .expect("the import saves");
 }
 
-/// Serves the catalog over `store` on a port of its own; returns its URL.
-async fn serve_catalog(store: Store) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    let mut routes = tonic::service::RoutesBuilder::default();
-    routes.add_service(catalog::grpc::server(catalog::grpc::Api::new(store)));
-    tokio::spawn(kit::server::serve(
-        listener,
-        &[kit::services::Service::Catalog],
-        routes,
-        kit::server::ShutdownTiming::default(),
-        kit::shutdown::Shutdown::new(),
-    ));
-    url
-}
-
 fn settings() -> kit::config::ScriptSettings {
     kit::config::ScriptSettings {
         concurrency: 4,
@@ -110,7 +92,7 @@ async fn a_rule_runs_over_the_whole_catalog_and_follows_its_imports() {
         ],
     )
     .await;
-    let url = serve_catalog(store.clone()).await;
+    let url = catalog::testing::serve(store.clone()).await;
     let api = Api::new(settings()).with_catalog(CatalogPools::new(&url).expect("a valid URL"));
 
     let first = api

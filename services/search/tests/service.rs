@@ -32,19 +32,7 @@ async fn the_index_is_rebuilt_when_the_catalog_version_changes() {
         .await
         .expect("save");
 
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    let mut routes = tonic::service::RoutesBuilder::default();
-    catalog::mount(&mut routes, store.database());
-    tokio::spawn(kit::server::serve(
-        listener,
-        &[kit::services::Service::Catalog],
-        routes,
-        kit::server::ShutdownTiming::default(),
-        kit::shutdown::Shutdown::new(),
-    ));
+    let url = catalog::testing::serve(store.clone()).await;
     let api = search::grpc::Api::new(&url).expect("a valid URL");
 
     assert_eq!(search(&api, "jinx").await, ["Jinx - Demolitionist"]);
