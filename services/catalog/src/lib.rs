@@ -4,6 +4,7 @@
 //! `domain` turns upstream files into cards (pure); `import` reads a data folder and saves
 //! what the domain made; `store` keeps the catalog; `grpc` serves it.
 
+pub mod client;
 pub mod domain;
 mod error;
 pub mod grpc;

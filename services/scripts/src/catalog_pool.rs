@@ -8,22 +8,15 @@
 //! instead of parsed values keeps a catalog at its JSON size (~25 MB for Pokémon) and spares
 //! every run writing it again.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
-use proto::catalog::v1::{GetCatalogVersionRequest, StreamCardsRequest};
-use proto::common::v1::Game;
+use catalog::client::PerCatalogVersion;
+use catalog::domain::Game;
+use proto::catalog::v1::Card;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use tokio::sync::{Mutex, RwLock};
-use tonic::service::interceptor::InterceptedService;
-use tonic::transport::Channel;
 
 use crate::error::Error;
-
-type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
-type Catalog = CatalogServiceClient<InterceptedService<Channel, TraceInterceptor>>;
 
 /// The cards of one pool, in order, each as its JSON text, with its id.
 #[derive(Debug, Default)]
@@ -55,90 +48,47 @@ impl CardPool {
     }
 }
 
-/// A game's cards with the catalog version they were read at.
-type Pools = HashMap<Game, (String, Arc<CardPool>)>;
+impl CardPool {
+    /// Writes catalog cards as the JSON scripts see (the card object's canonical JSON).
+    fn from_cards(cards: &[Card]) -> Result<CardPool, serde_json::Error> {
+        Ok(CardPool {
+            ids: cards.iter().map(|card| Some(card.id.clone())).collect(),
+            cards: cards
+                .iter()
+                .map(|card| serde_json::to_string(card).and_then(RawValue::from_string))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
 
 /// The catalog pools of every game, read on first use.
 #[derive(Debug, Clone)]
 pub struct CatalogPools {
-    catalog: Catalog,
-    pools: Arc<RwLock<Pools>>,
-    /// One read at a time: concurrent requests after an import wait for the same read.
-    loading: Arc<Mutex<()>>,
+    pools: Arc<PerCatalogVersion<CardPool>>,
 }
 
 impl CatalogPools {
     /// Reads cards from the catalog service at `catalog_url` (connected on first use).
     pub fn new(catalog_url: &str) -> Result<Self, kit::client::ClientError> {
-        let channel = kit::client::channel(catalog_url)?;
         Ok(Self {
-            catalog: CatalogServiceClient::with_interceptor(
-                channel,
-                kit::telemetry::trace_interceptor as TraceInterceptor,
-            ),
-            pools: Arc::default(),
-            loading: Arc::default(),
+            pools: Arc::new(PerCatalogVersion::new(catalog_url)?),
         })
     }
 
     /// Returns every card of `game` at the catalog's current version, in catalog order.
     #[tracing::instrument(skip(self))]
     pub async fn pool(&self, game: Game) -> Result<Arc<CardPool>, Error> {
-        let version = self
-            .catalog
-            .clone()
-            .get_catalog_version(GetCatalogVersionRequest { game: game as i32 })
-            .await
-            .map_err(catalog_error)?
-            .into_inner()
-            .version;
-        if let Some(pool) = self.cached(game, &version).await {
-            return Ok(pool);
-        }
-        let _loading = self.loading.lock().await;
-        if let Some(pool) = self.cached(game, &version).await {
-            return Ok(pool);
-        }
-        let mut stream = self
-            .catalog
-            .clone()
-            .stream_cards(StreamCardsRequest { game: game as i32 })
-            .await
-            .map_err(catalog_error)?
-            .into_inner();
-        let mut cards = Vec::new();
-        while let Some(batch) = stream.message().await.map_err(catalog_error)? {
-            cards.extend(batch.cards);
-        }
-        let pool = tokio::task::spawn_blocking(move || {
-            let ids = cards.iter().map(|card| Some(card.id.clone())).collect();
-            let cards = cards
-                .iter()
-                .map(|card| serde_json::to_string(card).and_then(RawValue::from_string))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok::<_, serde_json::Error>(CardPool { cards, ids })
-        })
-        .await
-        .map_err(|err| Error::Sandbox(err.to_string()))?
-        .map_err(|err| Error::Catalog(format!("a card does not convert to JSON: {err}")))?;
-        let pool = Arc::new(pool);
-        tracing::info!(game = game.as_str_name(), cards = pool.cards.len(), %version, "catalog card pool read");
         self.pools
-            .write()
+            .get(game, |cards| async move {
+                tokio::task::spawn_blocking(move || CardPool::from_cards(&cards))
+                    .await
+                    .map_err(|err| Error::Sandbox(err.to_string()))?
+                    .map_err(|err| {
+                        Error::Catalog(format!("a card does not convert to JSON: {err}"))
+                    })
+            })
             .await
-            .insert(game, (version, Arc::clone(&pool)));
-        Ok(pool)
     }
-
-    async fn cached(&self, game: Game, version: &str) -> Option<Arc<CardPool>> {
-        let pools = self.pools.read().await;
-        let (read_at, pool) = pools.get(&game)?;
-        (read_at == version).then(|| Arc::clone(pool))
-    }
-}
-
-fn catalog_error(status: tonic::Status) -> Error {
-    Error::Catalog(status.message().to_owned())
 }
 
 #[cfg(test)]

@@ -26,6 +26,13 @@ pub enum Error {
     Catalog(String),
 }
 
+impl From<Status> for Error {
+    /// A failed call to the catalog service.
+    fn from(status: Status) -> Self {
+        Error::Catalog(status.message().to_owned())
+    }
+}
+
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
         match &err {

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use proto::common::v1::Game as ProtoGame;
 use proto::scripts::v1 as pb;
 use proto::scripts::v1::script_service_server::{ScriptService, ScriptServiceServer};
 use serde_json::Value;
@@ -59,33 +58,37 @@ impl Api {
 
     /// The pool a `FilterCardPool` request names: its cards, or its game's whole catalog.
     async fn card_pool(&self, cards_json: &str, game: i32) -> Result<Arc<CardPool>, Error> {
-        let game = ProtoGame::try_from(game).map_err(|_| Error::BadField {
-            field: "game",
-            reason: format!("{game} is not a game"),
-        })?;
+        // 0 is GAME_UNSPECIFIED: no game given.
+        let game = match game {
+            0 => None,
+            value => Some(Game::from_proto(value).ok_or_else(|| Error::BadField {
+                field: "game",
+                reason: format!("{value} is not a game"),
+            })?),
+        };
         let given = !cards_json.trim().is_empty();
         match (given, game) {
-            (true, ProtoGame::Unspecified) => {
+            (true, None) => {
                 let pool = CardPool::from_json(cards_json).ok_or_else(|| Error::BadField {
                     field: "cards_json",
                     reason: "must be a JSON array of card objects".to_owned(),
                 })?;
                 Ok(Arc::new(pool))
             }
-            (true, _) => Err(Error::BadField {
+            (true, Some(_)) => Err(Error::BadField {
                 field: "game",
                 reason:
                     "give the cards in `cards_json` or a game whose whole catalog is the pool, \
                          not both"
                         .to_owned(),
             }),
-            (false, ProtoGame::Unspecified) => Err(Error::BadField {
+            (false, None) => Err(Error::BadField {
                 field: "cards_json",
                 reason: "must be a JSON array of card objects, or leave it empty and set `game` \
                          to run over the game's whole catalog"
                     .to_owned(),
             }),
-            (false, game) => match &self.catalog {
+            (false, Some(game)) => match &self.catalog {
                 Some(pools) => pools.pool(game).await,
                 None => Err(Error::Catalog(
                     "this server reads no catalog: send the cards in `cards_json`".to_owned(),

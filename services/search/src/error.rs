@@ -21,6 +21,13 @@ pub enum Error {
     TaskFailed(#[from] tokio::task::JoinError),
 }
 
+impl From<Status> for Error {
+    /// A failed call to the catalog service.
+    fn from(status: Status) -> Self {
+        Error::Catalog(status.message().to_owned())
+    }
+}
+
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
         match &err {

@@ -1,109 +1,50 @@
 //! The tonic implementation of `turnier.search.v1.SearchService`: one index per game, built
 //! from the catalog service's card stream and rebuilt when the catalog version changes.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use catalog::client::PerCatalogVersion;
 use catalog::domain::Game;
-use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
-use proto::catalog::v1::{GetCatalogVersionRequest, ListSetsRequest, StreamCardsRequest};
+use proto::catalog::v1::ListSetsRequest;
 use proto::search::v1 as pb;
 use proto::search::v1::search_service_server::{SearchService, SearchServiceServer};
-use tokio::sync::{Mutex, RwLock};
-use tonic::service::interceptor::InterceptedService;
-use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
 use crate::domain::index::Index;
 use crate::error::Error;
 
-type TraceInterceptor = fn(tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status>;
-type Catalog = CatalogServiceClient<InterceptedService<Channel, TraceInterceptor>>;
-
-/// The index of each game, with the catalog version it was built from.
-type Indexes = HashMap<Game, (String, Arc<Index>)>;
-
 /// The `SearchService` implementation.
 #[derive(Debug, Clone)]
 pub struct Api {
-    catalog: Catalog,
-    /// The index of each game, with the catalog version it was built from.
-    indexes: Arc<RwLock<Indexes>>,
-    /// One build at a time: concurrent searches after an import wait for the same build.
-    building: Arc<Mutex<()>>,
+    /// The index of each game, built for the catalog's current version.
+    indexes: Arc<PerCatalogVersion<Index>>,
 }
 
 impl Api {
     /// Creates the service; it reads cards from the catalog at `catalog_url`.
     pub fn new(catalog_url: &str) -> Result<Self, kit::client::ClientError> {
-        let channel = kit::client::channel(catalog_url)?;
         Ok(Self {
-            catalog: CatalogServiceClient::with_interceptor(
-                channel,
-                kit::telemetry::trace_interceptor as TraceInterceptor,
-            ),
-            indexes: Arc::default(),
-            building: Arc::default(),
+            indexes: Arc::new(PerCatalogVersion::new(catalog_url)?),
         })
     }
 
     /// Returns the index of `game` for the catalog's current version, building it if needed.
     #[tracing::instrument(skip(self))]
     pub async fn index(&self, game: Game) -> Result<Arc<Index>, Error> {
-        let proto_game = game.to_proto() as i32;
-        let version = self
-            .catalog
-            .clone()
-            .get_catalog_version(GetCatalogVersionRequest { game: proto_game })
-            .await
-            .map_err(|status| Error::Catalog(status.message().to_owned()))?
-            .into_inner()
-            .version;
-        if let Some(index) = self.cached(game, &version).await {
-            return Ok(index);
-        }
-        let _building = self.building.lock().await;
-        if let Some(index) = self.cached(game, &version).await {
-            return Ok(index);
-        }
-        let mut stream = self
-            .catalog
-            .clone()
-            .stream_cards(StreamCardsRequest { game: proto_game })
-            .await
-            .map_err(|status| Error::Catalog(status.message().to_owned()))?
-            .into_inner();
-        let mut cards = Vec::new();
-        while let Some(batch) = stream
-            .message()
-            .await
-            .map_err(|status| Error::Catalog(status.message().to_owned()))?
-        {
-            cards.extend(batch.cards);
-        }
-        let sets = self
-            .catalog
-            .clone()
-            .list_sets(ListSetsRequest { game: proto_game })
-            .await
-            .map_err(|status| Error::Catalog(status.message().to_owned()))?
-            .into_inner()
-            .sets;
-        let count = cards.len();
-        let index =
-            Arc::new(tokio::task::spawn_blocking(move || Index::new(game, cards, &sets)).await?);
-        tracing::info!(%game, cards = count, %version, "search index built");
+        let catalog = self.indexes.catalog();
         self.indexes
-            .write()
+            .get(game, |cards| async move {
+                let sets = catalog
+                    .clone()
+                    .list_sets(ListSetsRequest {
+                        game: game.to_proto() as i32,
+                    })
+                    .await?
+                    .into_inner()
+                    .sets;
+                Ok(tokio::task::spawn_blocking(move || Index::new(game, cards, &sets)).await?)
+            })
             .await
-            .insert(game, (version, Arc::clone(&index)));
-        Ok(index)
-    }
-
-    async fn cached(&self, game: Game, version: &str) -> Option<Arc<Index>> {
-        let indexes = self.indexes.read().await;
-        let (built_for, index) = indexes.get(&game)?;
-        (built_for == version).then(|| Arc::clone(index))
     }
 
     /// Runs a search request.
