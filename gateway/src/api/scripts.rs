@@ -259,7 +259,7 @@ async fn filter_card_pool(
 ) -> Result<Json<Value>, ApiError> {
     let (cards_json, game) = match (body.cards, body.game) {
         (Some(cards), None) => (Value::Array(cards).to_string(), Game::Unspecified),
-        (None, Some(game)) => (String::new(), pool_game(&game)?),
+        (None, Some(game)) => (String::new(), body_game(&game)?),
         _ => {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
@@ -288,8 +288,8 @@ async fn filter_card_pool(
     Ok(Json(json!({ "verdicts": verdicts })))
 }
 
-/// Reads a card pool's `game`; an unknown name is a 400 (the body is wrong, not the route).
-fn pool_game(name: &str) -> Result<Game, ApiError> {
+/// Reads a body's `game`; an unknown name is a 400 (the body is wrong, not the route).
+fn body_game(name: &str) -> Result<Game, ApiError> {
     super::game(name).map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -340,16 +340,7 @@ async fn resolve_pool_filters(
     State(state): State<AppState>,
     Json(body): Json<PoolFiltersBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = super::game(&body.game).map_err(|_| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "unknown_game",
-            format!(
-                "unknown game `{}` (expected lor, pokemon or riftbound)",
-                body.game
-            ),
-        )
-    })?;
+    let game = body_game(&body.game)?;
     let response = answer(
         client(&state)?.resolve_pool_filters(pb::ResolvePoolFiltersRequest {
             script: Some(script(body.script)?),
