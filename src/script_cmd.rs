@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::{Subcommand, ValueEnum};
 use kit::config::Config;
+use scripts::catalog_pool::CardPool;
 use scripts::domain::pool_filters::Game;
 use scripts::runner::{RunFailure, Runner, ScriptRef, TimeLimits, Verdict};
 use scripts::sandbox::Limits;
@@ -204,8 +205,9 @@ fn run_script(
             scripts::json::dashboard(&runner.calculator(&script, pile, cards, context)?)
         }
         Kind::CardPool => {
-            let cards = match (input.remove("cards"), input.remove("game")) {
-                (Some(Value::Array(cards)), None) => cards,
+            let pool = match (input.remove("cards"), input.remove("game")) {
+                (Some(Value::Array(cards)), None) => CardPool::from_values(&cards)
+                    .map_err(|err| invalid_input(format!("`cards`: {err}")))?,
                 (None, Some(game)) => catalog_pool(config, &game)?,
                 _ => {
                     return Err(invalid_input(
@@ -215,16 +217,15 @@ fn run_script(
                 }
             };
             let verdicts: Vec<Value> = runner
-                .card_pool(&script, &cards, context)?
+                .card_pool(&script, &pool.cards, context)?
                 .iter()
-                .zip(&cards)
-                .map(|(verdict, card)| {
-                    let card_id = card.get("id").and_then(Value::as_str);
+                .zip(&pool.ids)
+                .map(|(verdict, card_id)| {
                     let outcome = match verdict {
                         Verdict::Result(result) => Ok(result),
                         Verdict::Threw(message) => Err(message.as_str()),
                     };
-                    scripts::json::card_verdict(card_id, outcome)
+                    scripts::json::card_verdict(card_id.as_deref(), outcome)
                 })
                 .collect();
             json!({ "verdicts": verdicts })
@@ -250,7 +251,7 @@ fn run_script(
 
 /// Every card of a game in the local catalog (the data folder, as `turnier serve` keeps it),
 /// as the JSON scripts see. Runs on the blocking thread of the command.
-fn catalog_pool(config: &Config, game: &Value) -> Result<Vec<Value>, Failure> {
+fn catalog_pool(config: &Config, game: &Value) -> Result<CardPool, Failure> {
     let game: catalog::domain::Game = game
         .as_str()
         .unwrap_or_default()
@@ -266,10 +267,7 @@ fn catalog_pool(config: &Config, game: &Value) -> Result<Vec<Value>, Failure> {
             anyhow::Ok(store.all_cards(game).await?)
         })
         .map_err(catalog_failure)?;
-    cards
-        .iter()
-        .map(|card| serde_json::to_value(card).map_err(|err| catalog_failure(err.into())))
-        .collect()
+    CardPool::from_cards(&cards).map_err(|err| catalog_failure(err.into()))
 }
 
 /// Takes a required argument.

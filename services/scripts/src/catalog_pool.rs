@@ -35,22 +35,25 @@ impl CardPool {
     /// reach the sandbox's reader and fail the run as if the script had.
     pub fn from_json(text: &str) -> Option<CardPool> {
         let cards: Vec<Value> = serde_json::from_str(text).ok()?;
-        let ids = cards
-            .iter()
-            .map(|card| card.get("id").and_then(Value::as_str).map(str::to_owned))
-            .collect();
-        let cards = cards
-            .iter()
-            .map(serde_json::value::to_raw_value)
-            .collect::<Result<_, _>>()
-            .ok()?;
-        Some(CardPool { cards, ids })
+        CardPool::from_values(&cards).ok()
     }
-}
 
-impl CardPool {
+    /// Writes card objects already parsed as the pool's JSON.
+    pub fn from_values(cards: &[Value]) -> Result<CardPool, serde_json::Error> {
+        Ok(CardPool {
+            ids: cards
+                .iter()
+                .map(|card| card.get("id").and_then(Value::as_str).map(str::to_owned))
+                .collect(),
+            cards: cards
+                .iter()
+                .map(serde_json::value::to_raw_value)
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
     /// Writes catalog cards as the JSON scripts see (the card object's canonical JSON).
-    fn from_cards(cards: &[Card]) -> Result<CardPool, serde_json::Error> {
+    pub fn from_cards(cards: &[Card]) -> Result<CardPool, serde_json::Error> {
         Ok(CardPool {
             ids: cards.iter().map(|card| Some(card.id.clone())).collect(),
             cards: cards
