@@ -14,7 +14,7 @@
 //! a repeated key keeping its first position and its last value, numbers as JavaScript numbers.
 
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use javy_plugin_api::javy::quickjs::qjs;
@@ -295,46 +295,36 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 }
 
 /// Applies JSON.parse's rule for a repeated key: the first position, the last value.
-fn without_repeated_keys<'a>(mut fields: Vec<(Atom<'a>, Owned)>) -> Vec<(Atom<'a>, Owned)> {
-    let mut first_at: HashMap<qjs::JSAtom, usize> = HashMap::new();
-    let mut repeated = Vec::new();
-    for at in 1..fields.len() {
-        let atom = fields[at].0.atom;
-        let earlier = if fields.len() <= PAIRWISE_KEYS {
-            fields[..at].iter().position(|(key, _)| key.atom == atom)
-        } else {
-            if first_at.is_empty() {
-                first_at.insert(fields[0].0.atom, 0);
-            }
-            match first_at.get(&atom) {
-                Some(&earlier) => Some(earlier),
-                None => {
-                    first_at.insert(atom, at);
-                    None
-                }
-            }
-        };
-        if let Some(earlier) = earlier {
-            repeated.push((earlier, at));
-        }
-    }
-    if repeated.is_empty() {
+///
+/// The host never repeats a key (its JSON comes from parsed values), so the usual answer is the
+/// fields as they are, found without allocating for small objects.
+fn without_repeated_keys<'a>(fields: Vec<(Atom<'a>, Owned)>) -> Vec<(Atom<'a>, Owned)> {
+    let repeats = if fields.len() <= PAIRWISE_KEYS {
+        (1..fields.len()).any(|at| {
+            fields[..at]
+                .iter()
+                .any(|(key, _)| key.atom == fields[at].0.atom)
+        })
+    } else {
+        let mut seen = HashSet::with_capacity(fields.len());
+        !fields.iter().all(|(key, _)| seen.insert(key.atom))
+    };
+    if !repeats {
         return fields;
     }
-    // Later values overwrite earlier ones in order; the repeated entries then go.
-    for &(earlier, at) in &repeated {
-        fields.swap(earlier, at);
-        // The earlier slot now holds the later value under the same atom; the later slot
-        // holds the stale value, dropped below.
+    let mut kept: Vec<(Atom<'a>, Owned)> = Vec::with_capacity(fields.len());
+    let mut position: HashMap<qjs::JSAtom, usize> = HashMap::with_capacity(fields.len());
+    for (key, value) in fields {
+        match position.get(&key.atom) {
+            // The earlier value and this copy of the key are released as they drop.
+            Some(&at) => kept[at].1 = value,
+            None => {
+                position.insert(key.atom, kept.len());
+                kept.push((key, value));
+            }
+        }
     }
-    let drop: Vec<usize> = repeated.iter().map(|&(_, at)| at).collect();
-    let mut index = 0;
-    fields.retain(|_| {
-        let keep = !drop.contains(&index);
-        index += 1;
-        keep
-    });
-    fields
+    kept
 }
 
 /// Reads an object's key as a property atom.
