@@ -359,12 +359,9 @@ impl Runner {
         }
         Ok(outcomes
             .into_iter()
-            .map(|outcome| match outcome {
-                Outcome::Threw(message) => Verdict::Threw(message),
-                other => Verdict::Result(rule(Scope::Card, other).unwrap_or_else(|_| {
-                    // Only a throw fails `rule`; kept total all the same.
-                    fallback(Scope::Card)
-                })),
+            .map(|outcome| match returned(outcome) {
+                Ok(value) => Verdict::Result(rule_result::normalize(Scope::Card, value.as_ref())),
+                Err(message) => Verdict::Threw(message),
             })
             .collect())
     }
@@ -425,13 +422,8 @@ impl Runner {
             args([input], context),
             self.times.rule,
         )?;
-        match outcome {
-            Outcome::Returned(value) => Ok(pool_filters::normalize(game, Some(&value))),
-            Outcome::ReturnedUndefined | Outcome::Unserializable(_) => {
-                Ok(pool_filters::normalize(game, None))
-            }
-            Outcome::Threw(message) => Err(RunFailure::ScriptError(message)),
-        }
+        let value = returned(outcome).map_err(RunFailure::ScriptError)?;
+        Ok(pool_filters::normalize(game, value.as_ref()))
     }
 
     /// Runs a calculator's `compute`.
@@ -449,13 +441,8 @@ impl Runner {
             args([pile, cards_by_id], context),
             self.times.calculator,
         )?;
-        match outcome {
-            Outcome::Returned(value) => Ok(dashboard::normalize(Some(&value))),
-            Outcome::ReturnedUndefined | Outcome::Unserializable(_) => {
-                Ok(dashboard::normalize(None))
-            }
-            Outcome::Threw(message) => Err(RunFailure::ScriptError(message)),
-        }
+        let value = returned(outcome).map_err(RunFailure::ScriptError)?;
+        Ok(dashboard::normalize(value.as_ref()))
     }
 
     /// Compiles (or finds) the script, runs it once in a fresh instance and returns the one
@@ -571,19 +558,17 @@ fn args<const N: usize>(given: [Value; N], context: Option<Value>) -> Vec<Value>
 
 /// Normalizes a rule's outcome; a throw is an error, not issues.
 fn rule(scope: Scope, outcome: Outcome) -> Result<RuleResult, RunFailure> {
-    match outcome {
-        Outcome::Returned(value) => Ok(rule_result::normalize(scope, Some(&value))),
-        Outcome::ReturnedUndefined => Ok(rule_result::normalize(scope, None)),
-        // A value JSON cannot hold (a cycle, a BigInt) is none of the accepted shapes.
-        Outcome::Unserializable(_) => Ok(fallback(scope)),
-        Outcome::Threw(message) => Err(RunFailure::ScriptError(message)),
-    }
+    let value = returned(outcome).map_err(RunFailure::ScriptError)?;
+    Ok(rule_result::normalize(scope, value.as_ref()))
 }
 
-/// The scope's fallback failure.
-fn fallback(scope: Scope) -> RuleResult {
-    RuleResult {
-        valid: Some(false),
-        issues: vec![rule_result::fallback_issue(scope)],
+/// The value an entry point returned, for normalizing: `None` for `undefined` and for a value
+/// JSON cannot hold (a cycle, a BigInt), which every normalization treats as no usable value;
+/// `Err` with the message when it threw.
+fn returned(outcome: Outcome) -> Result<Option<Value>, String> {
+    match outcome {
+        Outcome::Returned(value) => Ok(Some(value)),
+        Outcome::ReturnedUndefined | Outcome::Unserializable(_) => Ok(None),
+        Outcome::Threw(message) => Err(message),
     }
 }
