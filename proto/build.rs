@@ -22,6 +22,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     config.extern_path(".google.protobuf", "::pbjson_types");
     // Maps come out in key order: the same card always gives the same JSON.
     config.btree_map(["."]);
+    // `prost::Name` on every message: error details are packed as `Any` by type URL.
+    config.enable_type_names();
+    config.type_name_domain(["."], "type.googleapis.com");
     let descriptor_path = out_dir.join("descriptor.bin");
     tonic_prost_build::configure()
         .file_descriptor_set_path(&descriptor_path)

@@ -47,14 +47,6 @@ async fn local_store(config: &Config) -> anyhow::Result<Store> {
     Ok(Store::new(db))
 }
 
-/// Opens the local catalog for the tools that read cards (`card show`, `search`, `deck
-/// import`): the database, filled with the sample and the data folder on first use.
-pub async fn local_catalog(config: &Config) -> anyhow::Result<Store> {
-    let store = local_store(config).await?;
-    catalog::import::bootstrap(store.clone(), config.data_dir.clone()).await;
-    Ok(store)
-}
-
 /// Runs `turnier catalog …`.
 pub async fn run_catalog(config: &Config, command: CatalogCommand) -> anyhow::Result<()> {
     match command {
@@ -105,29 +97,14 @@ pub async fn run_card(config: &Config, command: CardCommand) -> anyhow::Result<(
             server,
         } => {
             let game: Game = game.parse()?;
-            let response = match server {
-                Some(url) => {
-                    let channel = kit::client::channel(&url)?;
-                    let mut client =
-                        proto::catalog::v1::catalog_service_client::CatalogServiceClient::new(
-                            channel,
-                        );
-                    client
-                        .get_cards(proto::catalog::v1::GetCardsRequest {
-                            game: game.to_proto() as i32,
-                            refs: vec![reference.clone()],
-                        })
-                        .await
-                        .with_context(|| format!("catalog at {url}"))?
-                        .into_inner()
-                }
-                None => {
-                    let store = local_catalog(config).await?;
-                    catalog::grpc::Api::new(store)
-                        .cards_for_refs(game, std::slice::from_ref(&reference))
-                        .await?
-                }
-            };
+            let catalog = crate::local::catalog(config, server.as_deref()).await?;
+            let response = catalog
+                .get_cards(game, vec![reference.clone()])
+                .await
+                .with_context(|| match &server {
+                    Some(url) => format!("catalog at {url}"),
+                    None => "the local catalog".to_owned(),
+                })?;
             let card = response
                 .cards
                 .into_iter()

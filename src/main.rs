@@ -10,6 +10,7 @@ mod cli;
 mod deck_cmd;
 mod deck_import;
 mod format_cmd;
+mod local;
 mod queue_cmd;
 mod script_cmd;
 mod search_cmd;

@@ -99,7 +99,7 @@ fn answer(config: &Config, command: ScriptCommand) -> (Value, Option<String>) {
                         report.issues.len()
                     )
                 });
-                (scripts::json::safety_report(&report), failed)
+                (json!(report), failed)
             }
             Err(err) => error(
                 "unreadable_file",
@@ -187,22 +187,22 @@ fn run_script(
     let printed = match kind {
         Kind::Card => {
             let card = take(&mut input, "card")?;
-            scripts::json::rule_result(&runner.card_rule(&script, card, context)?)
+            proto::json::rule_result(&runner.card_rule(&script, card, context)?)
         }
         Kind::Deck => {
             let deck = take(&mut input, "deck")?;
             let cards = take(&mut input, "cardsById")?;
-            scripts::json::rule_result(&runner.deck_rule(&script, deck, cards, context)?)
+            proto::json::rule_result(&runner.deck_rule(&script, deck, cards, context)?)
         }
         Kind::Deckset => {
             let decks = take(&mut input, "decks")?;
             let cards = take(&mut input, "cardsById")?;
-            scripts::json::rule_result(&runner.deckset_rule(&script, decks, cards, context)?)
+            proto::json::rule_result(&runner.deckset_rule(&script, decks, cards, context)?)
         }
         Kind::Calculator => {
             let pile = take(&mut input, "pile")?;
             let cards = take(&mut input, "cardsById")?;
-            scripts::json::dashboard(&runner.calculator(&script, pile, cards, context)?)
+            proto::json::dashboard(&runner.calculator(&script, pile, cards, context)?)
         }
         Kind::CardPool => {
             let pool = match (input.remove("cards"), input.remove("game")) {
@@ -225,7 +225,7 @@ fn run_script(
                         Verdict::Result(result) => Ok(result),
                         Verdict::Threw(message) => Err(message.as_str()),
                     };
-                    scripts::json::card_verdict(card_id.as_deref(), outcome)
+                    proto::json::card_verdict(card_id.as_deref(), outcome)
                 })
                 .collect();
             json!({ "verdicts": verdicts })
@@ -236,7 +236,7 @@ fn run_script(
             })?;
             let hook_input = take(&mut input, "input")?;
             let patch = runner.pool_filters(&script, game, hook_input, context)?;
-            json!({ "patch": scripts::json::patch(patch.as_ref()) })
+            json!({ "patch": proto::json::patch(patch.as_ref()) })
         }
     };
     if let Some(extra) = input.keys().next() {
@@ -252,7 +252,7 @@ fn run_script(
 /// Every card of a game in the local catalog (the data folder, as `turnier serve` keeps it),
 /// as the JSON scripts see. Runs on the blocking thread of the command.
 fn catalog_pool(config: &Config, game: &Value) -> Result<CardPool, Failure> {
-    let game: catalog::domain::Game = game
+    let game: Game = game
         .as_str()
         .unwrap_or_default()
         .parse()
@@ -263,8 +263,8 @@ fn catalog_pool(config: &Config, game: &Value) -> Result<CardPool, Failure> {
     };
     let cards = tokio::runtime::Handle::current()
         .block_on(async {
-            let store = crate::catalog_cmd::local_catalog(config).await?;
-            anyhow::Ok(store.all_cards(game).await?)
+            let catalog = crate::local::catalog(config, None).await?;
+            anyhow::Ok(catalog.all_cards(game).await?)
         })
         .map_err(catalog_failure)?;
     CardPool::from_cards(&cards).map_err(|err| catalog_failure(err.into()))

@@ -1,11 +1,13 @@
-//! `turnier search --game G 'query'`: the card search language from the command line, over the
-//! local catalog (the database, filled from the data folder on first use) or a running
-//! platform (`--server`).
+//! `turnier search --game G 'query'`: the card search language from the command line, through
+//! a running platform's search service (`--server`), or the catalog and search services
+//! served in this process over the local catalog (the database, filled from the data folder
+//! on first use).
 
 use anyhow::Context as _;
-use catalog::domain::Game;
 use kit::config::Config;
+use kit::services::Service;
 use proto::catalog::v1::Card;
+use vocab::Game;
 
 /// The arguments of `turnier search`.
 #[derive(Debug, clap::Args)]
@@ -35,10 +37,17 @@ struct Row {
 /// Runs `turnier search`.
 pub async fn run(config: &Config, args: SearchArgs) -> anyhow::Result<()> {
     let game: Game = args.game.parse()?;
-    let (rows, total, warnings) = match &args.server {
-        Some(url) => remote(url, game, &args.query).await?,
-        None => local(config, game, &args.query).await?,
+    let url = match &args.server {
+        Some(url) => url.clone(),
+        None => crate::local::serve(config, &[Service::Catalog, Service::Search]).await?,
     };
+    let (rows, total, warnings) =
+        search(&url, game, &args.query)
+            .await
+            .with_context(|| match &args.server {
+                Some(url) => format!("search at {url}"),
+                None => "the local catalog".to_owned(),
+            })?;
     for warning in &warnings {
         eprintln!("warning: {warning}");
     }
@@ -67,55 +76,24 @@ pub async fn run(config: &Config, args: SearchArgs) -> anyhow::Result<()> {
     }
 }
 
-async fn local(
-    config: &Config,
-    game: Game,
-    query: &str,
-) -> anyhow::Result<(Vec<Row>, usize, Vec<String>)> {
-    let store = crate::catalog_cmd::local_catalog(config).await?;
-    let cards = store.all_cards(game).await?;
-    let sets = store.sets(game).await?;
-    let index = search::domain::index::Index::new(game, cards, &sets);
-    let mut rows = Vec::new();
-    let mut token = String::new();
-    loop {
-        let page = index.search(query, search::domain::index::MAX_PAGE_SIZE, &token)?;
-        let (total, warnings, next) = (
-            page.total,
-            page.warnings.clone(),
-            page.next_page_token.clone(),
-        );
-        rows.extend(page.cards.iter().map(|hit| Row {
-            card: hit.card.clone(),
-            printing: hit.printing.map(|p| p.id.clone()),
-        }));
-        match next {
-            Some(next) => token = next,
-            None => return Ok((rows, total, warnings)),
-        }
-    }
-}
-
-async fn remote(
+/// Runs the query at the search service at `url`, every page of it.
+async fn search(
     url: &str,
     game: Game,
     query: &str,
 ) -> anyhow::Result<(Vec<Row>, usize, Vec<String>)> {
-    use proto::search::v1::search_service_client::SearchServiceClient;
-    let mut client = SearchServiceClient::new(kit::client::channel(url)?);
+    let client = clients::SearchClient::connect_lazy(url)?;
     let mut rows = Vec::new();
     let mut token = String::new();
     loop {
         let page = client
             .search(proto::search::v1::SearchRequest {
-                game: game.to_proto() as i32,
+                game: proto::game::to_wire(game),
                 query: query.to_owned(),
                 page_size: 1_000,
                 page_token: token.clone(),
             })
-            .await
-            .with_context(|| format!("search at {url}"))?
-            .into_inner();
+            .await?;
         rows.extend(page.cards.into_iter().filter_map(|hit| {
             Some(Row {
                 card: hit.card?,

@@ -4,35 +4,44 @@ use anyhow::Context as _;
 use kit::config::Config;
 use kit::db::Database;
 use kit::metrics::Metrics;
+use kit::server::{Deps, Mount as _, MountError};
 use kit::services::Service;
 use kit::shutdown::Shutdown;
 use tokio::task::JoinSet;
 
-/// Adds the routes of `service` to a gRPC server.
+/// Adds the routes of `service` to a gRPC server, each through the one [`kit::server::Mount`] signature.
 fn mount(
     service: Service,
     routes: &mut tonic::service::RoutesBuilder,
-    db: &Database,
+    deps: &Deps,
     config: &Config,
-) -> anyhow::Result<()> {
+) -> Result<(), MountError> {
+    let catalog = catalog::Settings {
+        data_dir: config.data_dir.clone(),
+    };
     match service {
-        Service::Catalog => catalog::mount(routes, db),
-        Service::Decks => decks::mount(routes, &config.service_urls[&Service::Catalog])?,
-        Service::Search => search::mount(routes, &config.service_urls[&Service::Catalog])?,
-        Service::Scripts => scripts::mount(
-            routes,
-            config.scripts,
-            &config.service_urls[&Service::Catalog],
-        )?,
-        Service::Tournaments => tournaments::mount(routes),
-        Service::Calculators => calculators::mount(routes),
+        Service::Catalog => catalog::Catalog::mount(routes, deps, &catalog),
+        Service::Search => search::Search::mount(routes, deps, &()),
+        Service::Decks => decks::Decks::mount(routes, deps, &()),
+        Service::Scripts => scripts::Scripts::mount(routes, deps, &config.scripts),
+        Service::Tournaments => tournaments::Tournaments::mount(routes, deps, &()),
+        Service::Calculators => calculators::Calculators::mount(routes, deps, &()),
     }
-    Ok(())
 }
 
-/// Every service's migrations, in addition to kit's own.
+/// Every service's migrations, as each service declares them, in [`Service::ALL`] order.
 fn migrators() -> Vec<&'static sqlx::migrate::Migrator> {
-    vec![&catalog::store::MIGRATOR]
+    Service::ALL
+        .into_iter()
+        .filter_map(|service| match service {
+            Service::Catalog => catalog::Catalog::migrator(),
+            Service::Search => search::Search::migrator(),
+            Service::Decks => decks::Decks::migrator(),
+            Service::Scripts => scripts::Scripts::migrator(),
+            Service::Tournaments => tournaments::Tournaments::migrator(),
+            Service::Calculators => calculators::Calculators::migrator(),
+        })
+        .collect()
 }
 
 /// Applies the migrations and exits.
@@ -96,15 +105,9 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
     let mut tasks: JoinSet<anyhow::Result<&'static str>> = JoinSet::new();
     if let (Some(listener), Some(db)) = (grpc_listener, &db) {
         let mut routes = tonic::service::RoutesBuilder::default();
+        let deps = Deps::new(config.service_urls.clone()).with_db(db.clone());
         for service in &services {
-            mount(*service, &mut routes, db, &config)?;
-        }
-        if services.contains(&Service::Catalog) {
-            // First start: the sample catalog at once, the data folder in the background.
-            tokio::spawn(catalog::import::bootstrap(
-                catalog::store::Store::new(db.clone()),
-                config.data_dir.clone(),
-            ));
+            mount(*service, &mut routes, &deps, &config)?;
         }
         let shutdown = shutdown.clone();
         let timing = config.shutdown;

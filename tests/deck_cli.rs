@@ -1,5 +1,5 @@
 //! `turnier deck decode` and `turnier deck encode` run as the real binary over the public
-//! vectors of `shared/vectors/` (`TURNIER_VECTORS_DIR`, else `../shared/vectors` beside the
+//! vectors of `shared/vectors/` (`kit::testing::shared`: `TURNIER_SHARED_DIR`, else `../shared` beside the
 //! project). A missing vector file fails the test: the vectors are never skipped.
 
 mod support;
@@ -11,10 +11,7 @@ use serde_json::{Value, json};
 use support::{run, run_with_stdin};
 
 fn vectors_dir() -> PathBuf {
-    std::env::var_os("TURNIER_VECTORS_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors"),
-        PathBuf::from,
-    )
+    kit::testing::shared::vectors_dir()
 }
 
 fn read(path: &str) -> String {

@@ -1,20 +1,17 @@
 //! `turnier tournament standings` run as the real binary over the worked-example vectors of
-//! `shared/vectors/tournaments/` (`TURNIER_VECTORS_DIR`, else `../shared/vectors` beside the
+//! `shared/vectors/tournaments/` (`kit::testing::shared`: `TURNIER_SHARED_DIR`, else `../shared` beside the
 //! project). A missing vector file fails the test: the vectors are never skipped.
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
 use serde_json::Value;
 use support::run_with_stdin;
 
 fn vectors_dir() -> PathBuf {
-    std::env::var_os("TURNIER_VECTORS_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors"),
-        PathBuf::from,
-    )
+    kit::testing::shared::vectors_dir()
 }
 
 fn read(name: &str) -> String {

@@ -1,22 +1,20 @@
 //! The one error shape of the HTTP API, `{"error":{"code","message","details"}}`, and the one
 //! mapping from a gRPC status to it.
 //!
-//! Handlers return [`ApiError`]; a service's `tonic::Status` converts with `?`. Errors produced
-//! by layers (404, 405, 413, 504) are rewritten into the same shape by
-//! [`crate::layers`], so a client parses every error the same way.
+//! Handlers return [`ApiError`]; a service's error ([`ServiceError`], the rich error model its
+//! typed client read back) converts with `?`: its `ErrorInfo` reason is the `code`, its
+//! metadata the `details`. Errors produced by layers (404, 405, 413, 504) are rewritten into the
+//! same shape by [`crate::layers`], so a client parses every error the same way.
 
 use std::borrow::Cow;
 
 use axum::Json;
 use axum::response::{IntoResponse, Response};
+use clients::ServiceError;
 use http::StatusCode;
 use serde::{Deserialize, Serialize};
 use tonic::Code;
 use utoipa::ToSchema;
-
-/// The gRPC metadata key by which a service gives a precise error code (`invalid_format`)
-/// instead of the generic one derived from the gRPC code (`invalid_argument`).
-pub const ERROR_CODE_METADATA_KEY: &str = "x-turnier-error-code";
 
 /// An error answered to an HTTP client.
 #[derive(Debug, Clone, PartialEq)]
@@ -212,25 +210,7 @@ pub fn http_status(code: Code) -> StatusCode {
 
 /// Returns the gRPC code's name in lower snake case: the default error code string.
 pub fn grpc_code_name(code: Code) -> &'static str {
-    match code {
-        Code::Ok => "ok",
-        Code::Cancelled => "cancelled",
-        Code::Unknown => "unknown",
-        Code::InvalidArgument => "invalid_argument",
-        Code::DeadlineExceeded => "deadline_exceeded",
-        Code::NotFound => "not_found",
-        Code::AlreadyExists => "already_exists",
-        Code::PermissionDenied => "permission_denied",
-        Code::ResourceExhausted => "resource_exhausted",
-        Code::FailedPrecondition => "failed_precondition",
-        Code::Aborted => "aborted",
-        Code::OutOfRange => "out_of_range",
-        Code::Unimplemented => "unimplemented",
-        Code::Internal => "internal",
-        Code::Unavailable => "unavailable",
-        Code::DataLoss => "data_loss",
-        Code::Unauthenticated => "unauthenticated",
-    }
+    kit::status::code_name(code)
 }
 
 /// 499 Client Closed Request (nginx), which `http` has no constant for.
@@ -238,52 +218,92 @@ fn client_closed_request() -> StatusCode {
     StatusCode::from_u16(499).expect("499 is within 100..=999")
 }
 
-impl From<tonic::Status> for ApiError {
+impl From<ServiceError> for ApiError {
     /// Converts a service's error.
     ///
-    /// A client error (4xx) keeps the service's message, its precise code from the
-    /// [`ERROR_CODE_METADATA_KEY`] metadata when that is lower_snake_case, and its `details()`
-    /// bytes when they are a JSON object. A server error (5xx) keeps none of these: the caller
-    /// gets a generic message and the cause is logged in the request's span.
-    fn from(status: tonic::Status) -> Self {
-        let http = http_status(status.code());
-        let default_code = grpc_code_name(status.code());
+    /// A client error (4xx) keeps the service's message, its reason as the code when that is
+    /// lower_snake_case, and as `details` the `ErrorInfo` metadata (a value written as a whole
+    /// number becomes a JSON number: metadata values are strings on the wire) plus, for an
+    /// unsafe script, its `issues`. A server error (5xx) keeps none of these: the caller gets a
+    /// generic message and the cause is logged in the request's span.
+    fn from(error: ServiceError) -> Self {
+        let http = http_status(error.code);
+        let default_code = grpc_code_name(error.code);
         if http.is_server_error() {
             tracing::error!(
                 grpc.code = default_code,
-                grpc.message = %status.message(),
+                grpc.reason = %error.reason,
+                grpc.message = %error.message,
                 "a service call failed"
             );
-            let message = match status.code() {
+            let message = match error.code {
                 Code::DeadlineExceeded => "the request took too long",
                 Code::Unavailable => "a service is unavailable, try again later",
                 Code::Unimplemented => "not implemented",
                 _ => "internal error",
             };
-            let code = match status.code() {
+            let code = match error.code {
                 // Which kind of internal failure it was is not the caller's business.
                 Code::Ok | Code::Unknown | Code::DataLoss => "internal",
                 _ => default_code,
             };
             return Self::new(http, code, message);
         }
-        let code: Cow<'static, str> = status
-            .metadata()
-            .get(ERROR_CODE_METADATA_KEY)
-            .and_then(|value| value.to_str().ok())
-            .filter(|code| is_lower_snake_case(code))
-            .map_or(Cow::Borrowed(default_code), |code| {
-                Cow::Owned(code.to_owned())
-            });
-        let details = serde_json::from_slice::<serde_json::Value>(status.details())
-            .ok()
-            .filter(serde_json::Value::is_object);
+        let code: Cow<'static, str> = if is_lower_snake_case(&error.reason) {
+            Cow::Owned(error.reason.clone())
+        } else {
+            Cow::Borrowed(default_code)
+        };
+        let details = details(&error);
         Self {
             status: http,
             code,
-            message: status.message().to_owned(),
+            message: error.message,
             details,
         }
+    }
+}
+
+impl From<tonic::Status> for ApiError {
+    /// Converts a status straight from a channel (a health check, a call not made through a
+    /// typed client), reading its rich error details.
+    fn from(status: tonic::Status) -> Self {
+        ServiceError::from(status).into()
+    }
+}
+
+/// The `details` object of a client error: the `ErrorInfo` metadata, and an unsafe script's
+/// issues; `None` when there are neither.
+fn details(error: &ServiceError) -> Option<serde_json::Value> {
+    let mut details: serde_json::Map<String, serde_json::Value> = error
+        .metadata()
+        .iter()
+        .map(|(key, value)| (key.clone(), metadata_value(value)))
+        .collect();
+    if let Some(unsafe_script) = error.detail::<proto::scripts::v1::UnsafeScript>() {
+        let issues = unsafe_script
+            .issues
+            .into_iter()
+            .map(|issue| {
+                serde_json::json!({"code": issue.code, "message": issue.message,
+                                   "line": issue.line, "column": issue.column})
+            })
+            .collect();
+        details.insert("issues".to_owned(), serde_json::Value::Array(issues));
+    }
+    (!details.is_empty()).then_some(serde_json::Value::Object(details))
+}
+
+/// A metadata value as JSON: a whole number (`7`, `-3`, no leading zeros) as a number, anything
+/// else as the string it is.
+fn metadata_value(value: &str) -> serde_json::Value {
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    let canonical = !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    match value.parse::<i64>() {
+        Ok(number) if canonical => serde_json::Value::from(number),
+        _ => serde_json::Value::String(value.to_owned()),
     }
 }
 
@@ -383,60 +403,75 @@ mod tests {
     }
 
     #[test]
-    fn a_client_error_takes_the_precise_code_and_json_details_from_the_service() {
-        let mut status = tonic::Status::with_details(
-            Code::InvalidArgument,
-            "deck code is not base32",
-            br#"{"position": 7}"#.to_vec().into(),
-        );
-        status.metadata_mut().insert(
-            ERROR_CODE_METADATA_KEY,
-            "invalid_format".parse().expect("ascii"),
-        );
+    fn a_client_error_takes_the_reason_and_metadata_from_the_service() {
+        let status: tonic::Status =
+            kit::status::Failure::invalid_argument("invalid_query", "unexpected `)` at position 7")
+                .with_metadata("position", 7)
+                .with_metadata("field", "007")
+                .with_violation("query", "does not parse")
+                .into();
         let error = ApiError::from(status);
         assert_eq!(error.status(), StatusCode::BAD_REQUEST);
-        assert_eq!(error.code(), "invalid_format");
-        assert_eq!(error.details(), Some(&serde_json::json!({"position": 7})));
+        assert_eq!(error.code(), "invalid_query");
         assert_eq!(
             serde_json::to_value(error.body()).expect("serialisable"),
             serde_json::json!({"error": {
-                "code": "invalid_format",
-                "message": "deck code is not base32",
-                "details": {"position": 7},
+                "code": "invalid_query",
+                "message": "unexpected `)` at position 7",
+                "details": {"field": "007", "position": 7},
             }})
         );
     }
 
     #[test]
-    fn details_that_are_not_a_json_object_are_dropped() {
-        for bytes in [&b"\x08\x01binary protobuf"[..], b"[1, 2]", b""] {
+    fn an_unsafe_scripts_issues_become_its_details() {
+        let issue = proto::scripts::v1::SafetyIssue {
+            code: "unsafe_global".to_owned(),
+            message: "`eval` is not available".to_owned(),
+            line: 2,
+            column: 5,
+        };
+        let status: tonic::Status = kit::status::Failure::invalid_argument("unsafe_script", "no")
+            .with_detail(&proto::scripts::v1::UnsafeScript {
+                issues: vec![issue],
+            })
+            .into();
+        assert_eq!(
+            ApiError::from(status).details(),
+            Some(&serde_json::json!({"issues": [{"code": "unsafe_global",
+                "message": "`eval` is not available", "line": 2, "column": 5}]}))
+        );
+    }
+
+    #[test]
+    fn old_style_json_details_are_not_read() {
+        for bytes in [&b"\x08\x01binary protobuf"[..], br#"{"position": 7}"#, b""] {
             let status =
                 tonic::Status::with_details(Code::NotFound, "no such card", bytes.to_vec().into());
-            assert_eq!(ApiError::from(status).details(), None);
+            let error = ApiError::from(status);
+            assert_eq!(error.details(), None);
+            assert_eq!(error.code(), "not_found");
         }
     }
 
     #[test]
-    fn a_malformed_precise_code_falls_back_to_the_grpc_name() {
+    fn a_malformed_reason_falls_back_to_the_grpc_name() {
         for bad in ["Invalid-Format", "_x", "x__y", "x_", "9lives"] {
-            let mut status = tonic::Status::not_found("no such deck");
-            status
-                .metadata_mut()
-                .insert(ERROR_CODE_METADATA_KEY, bad.parse().expect("ascii"));
+            let status: tonic::Status =
+                kit::status::Failure::new(Code::NotFound, bad, "no such deck").into();
             assert_eq!(ApiError::from(status).code(), "not_found", "{bad}");
         }
     }
 
     #[test]
     fn a_server_error_never_leaks_the_message_code_or_details() {
-        let mut status = tonic::Status::with_details(
+        let status: tonic::Status = kit::status::Failure::new(
             Code::Internal,
+            "db_down",
             "connection to postgres://admin:secret@db failed",
-            br#"{"query": "SELECT secret"}"#.to_vec().into(),
-        );
-        status
-            .metadata_mut()
-            .insert(ERROR_CODE_METADATA_KEY, "db_down".parse().expect("ascii"));
+        )
+        .with_metadata("query", "SELECT secret")
+        .into();
         let error = ApiError::from(status);
         assert_eq!(error.status(), StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(error.code(), "internal");

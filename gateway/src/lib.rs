@@ -1,8 +1,9 @@
 //! The HTTP/JSON front door of Turnier, for the web frontend: an axum router over gRPC clients
 //! of the services, with OpenAPI, probes and metrics.
 //!
-//! The gateway holds no business rules. It converts JSON to a service's request and back, and
-//! maps a service's `tonic::Status` to one JSON error shape ([`ApiError`]). Channels to the
+//! The gateway holds no business rules. It converts JSON to a service's request and back, calls
+//! the service through its typed client (`clients`), and maps a service's error to one JSON
+//! error shape ([`ApiError`]). It depends on no service crate. Channels to the
 //! services connect lazily, so the gateway can start before them; `/readyz` says when they
 //! are all serving.
 //!
@@ -27,9 +28,7 @@ use axum::routing::get;
 use http::header::CONTENT_TYPE;
 use http::{Method, Uri};
 
-pub use api_error::{
-    ApiError, ERROR_CODE_METADATA_KEY, ErrorBody, ErrorObject, grpc_code_name, http_status,
-};
+pub use api_error::{ApiError, ErrorBody, ErrorObject, grpc_code_name, http_status};
 pub use config::{ConfigError, CorsOrigins, GatewayConfig};
 pub use error::Error;
 pub use openapi::openapi;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use kit::metrics::Metrics;
 
 use crate::config::GatewayConfig;
-use crate::upstream::{UpstreamError, Upstreams};
+use crate::upstream::{Clients, UpstreamError, Upstreams};
 
 /// The shared state of the gateway's handlers. Cheap to clone.
 #[derive(Debug, Clone)]
@@ -19,6 +19,7 @@ pub struct AppState {
 struct Inner {
     config: GatewayConfig,
     upstreams: Upstreams,
+    clients: Clients,
     metrics: Metrics,
     /// Set once graceful shutdown has begun; `/healthz` answers 503 from then on so that a
     /// load balancer still holding a kept-alive connection stops sending new work.
@@ -31,10 +32,12 @@ impl AppState {
     /// Must run inside a Tokio runtime (see [`Upstreams::connect_lazy`]).
     pub fn new(config: GatewayConfig, metrics: Metrics) -> Result<Self, UpstreamError> {
         let upstreams = Upstreams::connect_lazy(&config)?;
+        let clients = upstreams.clients();
         Ok(Self {
             inner: Arc::new(Inner {
                 config,
                 upstreams,
+                clients,
                 metrics,
                 shutting_down: AtomicBool::new(false),
             }),
@@ -49,6 +52,11 @@ impl AppState {
     /// Returns the channels to the services.
     pub fn upstreams(&self) -> &Upstreams {
         &self.inner.upstreams
+    }
+
+    /// Returns the typed clients of the services.
+    pub fn clients(&self) -> &Clients {
+        &self.inner.clients
     }
 
     /// Returns the Prometheus registry handle.

@@ -1,14 +1,59 @@
-//! The gRPC channels from the gateway to the services.
+//! The gRPC channels from the gateway to the services, and the typed clients over them.
 //!
 //! Channels connect lazily: the gateway starts (and answers `/healthz`) before the services
-//! are up, and a service that restarts is redialled on the next call. Which RPCs the API
-//! makes over them is up to the route modules; readiness is in [`crate::health`].
+//! are up, and a service that restarts is redialled on the next call. The route modules call
+//! the services through [`Clients`]; readiness asks each channel's health service, in
+//! [`crate::health`].
 
 pub use kit::client::TracedChannel;
 use kit::services::Service;
 use tonic::transport::Channel;
 
+use crate::ApiError;
 use crate::config::GatewayConfig;
+
+/// The typed client of every service the API calls (the same channels as [`Upstreams`]); a
+/// service the gateway is not configured to call has none.
+#[derive(Debug, Clone)]
+pub struct Clients {
+    catalog: Option<clients::CatalogClient>,
+    search: Option<clients::SearchClient>,
+    decks: Option<clients::DecksClient>,
+    scripts: Option<clients::ScriptsClient>,
+}
+
+// Each accessor answers with `ApiError`, which lives for one response (see the route modules).
+#[allow(clippy::result_large_err)]
+impl Clients {
+    /// Returns the catalog service's client.
+    pub fn catalog(&self) -> Result<&clients::CatalogClient, ApiError> {
+        configured(self.catalog.as_ref(), Service::Catalog)
+    }
+
+    /// Returns the search service's client.
+    pub fn search(&self) -> Result<&clients::SearchClient, ApiError> {
+        configured(self.search.as_ref(), Service::Search)
+    }
+
+    /// Returns the decks service's client.
+    pub fn decks(&self) -> Result<&clients::DecksClient, ApiError> {
+        configured(self.decks.as_ref(), Service::Decks)
+    }
+
+    /// Returns the scripts service's client.
+    pub fn scripts(&self) -> Result<&clients::ScriptsClient, ApiError> {
+        configured(self.scripts.as_ref(), Service::Scripts)
+    }
+}
+
+/// A client the gateway was not configured with is a wiring bug, answered as a 500.
+#[allow(clippy::result_large_err)]
+fn configured<T>(client: Option<&T>, service: Service) -> Result<&T, ApiError> {
+    client.ok_or_else(|| {
+        tracing::error!(%service, "the gateway is not configured to call this service");
+        ApiError::internal()
+    })
+}
 
 /// One lazily connected channel per configured service.
 #[derive(Debug, Clone)]
@@ -50,6 +95,22 @@ impl Upstreams {
             })
             .collect::<Result<_, UpstreamError>>()?;
         Ok(Self { channels })
+    }
+
+    /// Returns the typed clients over these channels.
+    pub fn clients(&self) -> Clients {
+        let raw = |service: Service| {
+            self.channels
+                .iter()
+                .find(|(configured, _)| *configured == service)
+                .map(|(_, channel)| channel.clone())
+        };
+        Clients {
+            catalog: raw(Service::Catalog).map(clients::CatalogClient::new),
+            search: raw(Service::Search).map(clients::SearchClient::new),
+            decks: raw(Service::Decks).map(clients::DecksClient::new),
+            scripts: raw(Service::Scripts).map(clients::ScriptsClient::new),
+        }
     }
 
     /// Returns the services the gateway is configured to call, in configuration order.

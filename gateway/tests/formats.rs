@@ -18,7 +18,8 @@ async fn gateway_with_decks() -> Router {
     let addr = listener.local_addr().expect("a bound address");
     let mut routes = tonic::service::RoutesBuilder::default();
     // Formats need no catalog: an address nobody listens on is never dialled.
-    decks::mount(&mut routes, "http://127.0.0.1:9").expect("a valid URL");
+    let deps = kit::server::Deps::new([(Service::Catalog, "http://127.0.0.1:9".to_owned())].into());
+    <decks::Decks as kit::server::Mount>::mount(&mut routes, &deps, &()).expect("a valid URL");
     tokio::spawn(kit::server::serve(
         listener,
         &[Service::Decks],

@@ -19,12 +19,10 @@ use tonic_health::pb::health_client::HealthClient;
 /// How long a process gets to become ready or to exit. Generous: CI has 2 cores.
 pub const DEADLINE: Duration = Duration::from_secs(60);
 
-/// The shared card data folder: `TURNIER_DATA_DIR`, or `../shared/data` beside the project.
+/// The shared card data folder (`kit::testing::shared`: `TURNIER_SHARED_DIR`, or `../shared`
+/// beside the project).
 pub fn data_dir() -> std::path::PathBuf {
-    std::env::var_os("TURNIER_DATA_DIR").map_or_else(
-        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
-        std::path::PathBuf::from,
-    )
+    kit::testing::shared::data_dir()
 }
 
 /// Returns a port nobody listens on right now.
@@ -276,6 +274,8 @@ pub struct SamplePlatform {
     pub process: Process,
     /// `http://127.0.0.1:<port>/api/v1`.
     pub api: String,
+    /// `http://127.0.0.1:<port>`: every service over gRPC.
+    pub grpc: String,
     _state: tempfile::TempDir,
     _data: tempfile::TempDir,
 }
@@ -307,6 +307,7 @@ impl SamplePlatform {
         Self {
             process,
             api,
+            grpc: format!("http://127.0.0.1:{}", ports[0]),
             _state: state,
             _data: data,
         }

@@ -10,15 +10,12 @@ use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use http::StatusCode;
-use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
-use proto::catalog::v1::{GetCardsRequest, GetGlobalsRequest, ListSetsRequest};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
 use crate::state::AppState;
-use crate::upstream::TracedChannel;
 
 /// The most refs one batch request may carry.
 const MAX_BATCH_REFS: usize = 10_000;
@@ -41,13 +38,6 @@ pub fn routes() -> Router<AppState> {
 )]
 pub struct CatalogDoc;
 
-fn client(state: &AppState) -> Result<CatalogServiceClient<TracedChannel>, ApiError> {
-    Ok(CatalogServiceClient::new(super::channel(
-        state,
-        kit::services::Service::Catalog,
-    )?))
-}
-
 /// Returns the card a ref (printing id, identity id or alias) resolves to.
 #[utoipa::path(
     get,
@@ -63,13 +53,11 @@ async fn get_card(
     Path((game_name, reference)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = client(&state)?
-        .get_cards(GetCardsRequest {
-            game: game as i32,
-            refs: vec![reference.clone()],
-        })
-        .await?
-        .into_inner();
+    let response = state
+        .clients()
+        .catalog()?
+        .get_cards(game, vec![reference.clone()])
+        .await?;
     let card = response
         .cards
         .into_iter()
@@ -79,7 +67,10 @@ async fn get_card(
             ApiError::new(
                 StatusCode::NOT_FOUND,
                 "card_not_found",
-                format!("no card `{reference}` in the {game_name} catalog"),
+                format!(
+                    "no card `{}` in the {game_name} catalog",
+                    kit::status::quote(&reference)
+                ),
             )
         })?;
     Ok(Json(super::to_json(&card)?))
@@ -115,13 +106,11 @@ async fn batch_get(
             body.refs.len()
         )));
     }
-    let response = client(&state)?
-        .get_cards(GetCardsRequest {
-            game: game as i32,
-            refs: body.refs,
-        })
-        .await?
-        .into_inner();
+    let response = state
+        .clients()
+        .catalog()?
+        .get_cards(game, body.refs)
+        .await?;
     // serde_json keeps insertion order: the frontend sees the refs in the order it sent them.
     let mut cards_by_id = Map::new();
     for entry in response.cards {
@@ -147,11 +136,8 @@ async fn list_sets(
     Path(game_name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = client(&state)?
-        .list_sets(ListSetsRequest { game: game as i32 })
-        .await?
-        .into_inner();
-    Ok(Json(json!({ "sets": super::to_json(&response.sets)? })))
+    let sets = state.clients().catalog()?.list_sets(game).await?;
+    Ok(Json(json!({ "sets": super::to_json(&sets)? })))
 }
 
 /// Returns a game's globals object, as the card-data pages document it.
@@ -167,10 +153,7 @@ async fn get_globals(
     Path(game_name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = client(&state)?
-        .get_globals(GetGlobalsRequest { game: game as i32 })
-        .await?
-        .into_inner();
+    let response = state.clients().catalog()?.get_globals(game).await?;
     Ok(Json(match response.globals {
         Some(globals) => super::to_json(&globals)?,
         None => Value::Object(Map::new()),

@@ -8,7 +8,6 @@
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use proto::decks::v1::deck_service_client::DeckServiceClient;
 use proto::decks::v1::{ExportCard, ExportDeckRequest, ImportDeckRequest, ListDeckFormatsRequest};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -16,7 +15,6 @@ use utoipa::OpenApi;
 
 use crate::ApiError;
 use crate::state::AppState;
-use crate::upstream::TracedChannel;
 
 /// The deck-import routes.
 pub fn routes() -> Router<AppState> {
@@ -34,13 +32,6 @@ pub fn routes() -> Router<AppState> {
     tags((name = "decks", description = "Deck codes and deck lists"))
 )]
 pub struct DecksDoc;
-
-fn client(state: &AppState) -> Result<DeckServiceClient<TracedChannel>, ApiError> {
-    Ok(DeckServiceClient::new(super::channel(
-        state,
-        kit::services::Service::Decks,
-    )?))
-}
 
 /// The body of `decks:import`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -83,14 +74,15 @@ async fn import_deck(
     Json(body): Json<ImportBody>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = client(&state)?
+    let response = state
+        .clients()
+        .decks()?
         .import_deck(ImportDeckRequest {
-            game: game as i32,
+            game: proto::game::to_wire(game),
             text: body.text,
             layout: layout(body.layout.as_deref())? as i32,
         })
-        .await?
-        .into_inner();
+        .await?;
     let mut piles = Map::new();
     for pile in response.piles {
         let cards = super::to_json(&pile.cards)?;
@@ -151,9 +143,11 @@ async fn export_deck(
     Json(body): Json<ExportBody>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = client(&state)?
+    let response = state
+        .clients()
+        .decks()?
         .export_deck(ExportDeckRequest {
-            game: game as i32,
+            game: proto::game::to_wire(game),
             format: body.format,
             cards: body
                 .cards
@@ -166,8 +160,7 @@ async fn export_deck(
                 .collect(),
             chosen_champion: body.chosen_champion,
         })
-        .await?
-        .into_inner();
+        .await?;
     Ok(Json(json!({ "text": response.text })))
 }
 
@@ -184,9 +177,12 @@ async fn list_formats(
     Path(game_name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = client(&state)?
-        .list_deck_formats(ListDeckFormatsRequest { game: game as i32 })
-        .await?
-        .into_inner();
+    let response = state
+        .clients()
+        .decks()?
+        .list_deck_formats(ListDeckFormatsRequest {
+            game: proto::game::to_wire(game),
+        })
+        .await?;
     Ok(Json(super::to_json(&response)?))
 }

@@ -13,7 +13,6 @@ use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use http::StatusCode;
-use proto::decks::v1::deck_service_client::DeckServiceClient;
 use proto::decks::v1::{
     Authority, CardRuling, CheckDeckAgainstFormatRequest, CheckDeckAgainstFormatResponse, Deck,
     TabooListRef, authority,
@@ -24,7 +23,6 @@ use utoipa::OpenApi;
 
 use crate::ApiError;
 use crate::state::AppState;
-use crate::upstream::TracedChannel;
 
 /// The formats' routes.
 pub fn routes() -> Router<AppState> {
@@ -58,14 +56,6 @@ pub struct CheckBody {
     at: String,
 }
 
-fn client(state: &AppState) -> Result<DeckServiceClient<TracedChannel>, ApiError> {
-    state
-        .upstreams()
-        .channel(kit::services::Service::Decks)
-        .map(DeckServiceClient::new)
-        .ok_or_else(ApiError::internal)
-}
-
 /// Checks a deck against a format on a moment and returns every issue at once.
 #[utoipa::path(
     post,
@@ -88,14 +78,15 @@ async fn check(
             format!("invalid deck: {err}"),
         )
     })?;
-    let response = client(&state)?
+    let response = state
+        .clients()
+        .decks()?
         .check_deck_against_format(CheckDeckAgainstFormatRequest {
             format_json: body.format.to_string(),
             deck: Some(deck),
             moment: body.at,
         })
-        .await?
-        .into_inner();
+        .await?;
     Ok(Json(report_json(response)))
 }
 

@@ -2,16 +2,15 @@
 //!
 //! Each resource gets a module here with its routes and its `#[derive(OpenApi)]` document,
 //! and one line in each of [`routes`] and [`openapi_parts`]. Handlers convert JSON to a
-//! service's request, call it over [`crate::upstream::Upstreams`], and convert back; errors
+//! service's request, call it through its typed client ([`crate::AppState::clients`]), and convert back; errors
 //! become [`crate::ApiError`] with `?`. Business rules stay in the services.
 
 use axum::Router;
 use http::StatusCode;
-use proto::common::v1::Game;
 use utoipa::OpenApi as _;
+use vocab::Game;
 
 use crate::ApiError;
-use crate::upstream::TracedChannel;
 
 pub mod catalog;
 pub mod decks;
@@ -49,28 +48,16 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
 /// Reads the `{game}` path segment: `lor`, `pokemon` or `riftbound`; anything else is a 404
 /// `unknown_game`, since no resource lives under it.
 pub(crate) fn game(name: &str) -> Result<Game, ApiError> {
-    match name {
-        "lor" => Ok(Game::Lor),
-        "pokemon" => Ok(Game::Pokemon),
-        "riftbound" => Ok(Game::Riftbound),
-        other => Err(ApiError::new(
+    name.parse().map_err(|_| {
+        ApiError::new(
             StatusCode::NOT_FOUND,
             "unknown_game",
-            format!("unknown game `{other}` (expected lor, pokemon or riftbound)"),
-        )),
-    }
-}
-
-#[allow(clippy::result_large_err)]
-/// Returns the traced channel to `service`; its absence is a wiring bug, answered as a 500.
-pub(crate) fn channel(
-    state: &AppState,
-    service: kit::services::Service,
-) -> Result<TracedChannel, ApiError> {
-    state
-        .upstreams()
-        .channel(service)
-        .ok_or_else(ApiError::internal)
+            format!(
+                "unknown game `{}` (expected lor, pokemon or riftbound)",
+                kit::status::quote(name)
+            ),
+        )
+    })
 }
 
 #[allow(clippy::result_large_err)]

@@ -13,17 +13,15 @@
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
+use clients::ServiceError;
 use http::StatusCode;
-use proto::common::v1::Game;
 use proto::scripts::v1 as pb;
-use proto::scripts::v1::script_service_client::ScriptServiceClient;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
 use crate::state::AppState;
-use crate::upstream::TracedChannel;
 
 /// The scripts' routes.
 pub fn routes() -> Router<AppState> {
@@ -153,13 +151,6 @@ pub struct CalculatorBody {
     context: Option<Value>,
 }
 
-fn client(state: &AppState) -> Result<ScriptServiceClient<TracedChannel>, ApiError> {
-    super::channel(state, kit::services::Service::Scripts).map(|channel| {
-        // A card pool over a whole catalog answers with one verdict per card.
-        ScriptServiceClient::new(channel).max_decoding_message_size(64 << 20)
-    })
-}
-
 fn script(body: ScriptBody) -> Result<pb::Script, ApiError> {
     let script = match (body.source, body.hash) {
         (Some(source), None) => pb::script::Script::Source(source),
@@ -183,24 +174,20 @@ fn context(context: Option<Value>) -> Option<String> {
 
 /// A service error: a script that ran past its time limit keeps its precise code (`timeout`)
 /// and message, which the 5xx rule of [`ApiError`] would otherwise replace.
-fn failed(status: tonic::Status) -> ApiError {
-    if status.code() == tonic::Code::DeadlineExceeded
-        && kit::status::error_code(&status) == Some("timeout")
-    {
-        return ApiError::new(StatusCode::GATEWAY_TIMEOUT, "timeout", status.message());
+fn failed(error: ServiceError) -> ApiError {
+    if error.code == tonic::Code::DeadlineExceeded && error.reason == "timeout" {
+        return ApiError::new(StatusCode::GATEWAY_TIMEOUT, "timeout", error.message);
     }
-    status.into()
+    error.into()
 }
 
 /// Awaits a service call: its message, or the error the caller sees.
-async fn answer<T>(
-    call: impl Future<Output = Result<tonic::Response<T>, tonic::Status>>,
-) -> Result<T, ApiError> {
-    call.await.map(tonic::Response::into_inner).map_err(failed)
+async fn answer<T>(call: impl Future<Output = Result<T, ServiceError>>) -> Result<T, ApiError> {
+    call.await.map_err(failed)
 }
 
 fn rule(response: pb::RuleRunResponse) -> Json<Value> {
-    Json(scripts::json::rule_result(
+    Json(proto::json::rule_result(
         &response.result.unwrap_or_default(),
     ))
 }
@@ -212,9 +199,14 @@ async fn check(
     State(state): State<AppState>,
     Json(body): Json<CheckBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = answer(client(&state)?.check_script(pb::CheckScriptRequest {
-        source: body.source,
-    }))
+    let response = answer(
+        state
+            .clients()
+            .scripts()?
+            .check_script(pb::CheckScriptRequest {
+                source: body.source,
+            }),
+    )
     .await?;
     let issues: Vec<Value> = response
         .issues
@@ -240,11 +232,16 @@ async fn run_card_rule(
     State(state): State<AppState>,
     Json(body): Json<CardRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = answer(client(&state)?.run_card_rule(pb::RunCardRuleRequest {
-        script: Some(script(body.script)?),
-        card_json: body.card.to_string(),
-        context_json: context(body.context),
-    }))
+    let response = answer(
+        state
+            .clients()
+            .scripts()?
+            .run_card_rule(pb::RunCardRuleRequest {
+                script: Some(script(body.script)?),
+                card_json: body.card.to_string(),
+                context_json: context(body.context),
+            }),
+    )
     .await?;
     Ok(rule(response))
 }
@@ -258,8 +255,8 @@ async fn filter_card_pool(
     Json(body): Json<CardPoolBody>,
 ) -> Result<Json<Value>, ApiError> {
     let (cards_json, game) = match (body.cards, body.game) {
-        (Some(cards), None) => (Value::Array(cards).to_string(), Game::Unspecified),
-        (None, Some(game)) => (String::new(), body_game(&game)?),
+        (Some(cards), None) => (Value::Array(cards).to_string(), 0),
+        (None, Some(game)) => (String::new(), proto::game::to_wire(body_game(&game)?)),
         _ => {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
@@ -269,12 +266,17 @@ async fn filter_card_pool(
             ));
         }
     };
-    let response = answer(client(&state)?.filter_card_pool(pb::FilterCardPoolRequest {
-        script: Some(script(body.script)?),
-        cards_json,
-        context_json: context(body.context),
-        game: game as i32,
-    }))
+    let response = answer(
+        state
+            .clients()
+            .scripts()?
+            .filter_card_pool(pb::FilterCardPoolRequest {
+                script: Some(script(body.script)?),
+                cards_json,
+                context_json: context(body.context),
+                game,
+            }),
+    )
     .await?;
     let verdicts: Vec<Value> = response
         .verdicts
@@ -282,14 +284,14 @@ async fn filter_card_pool(
         .map(|verdict| {
             let result = verdict.result.unwrap_or_default();
             let outcome = verdict.error.as_deref().map_or(Ok(&result), Err);
-            scripts::json::card_verdict(verdict.card_id.as_deref(), outcome)
+            proto::json::card_verdict(verdict.card_id.as_deref(), outcome)
         })
         .collect();
     Ok(Json(json!({ "verdicts": verdicts })))
 }
 
 /// Reads a body's `game`; an unknown name is a 400 (the body is wrong, not the route).
-fn body_game(name: &str) -> Result<Game, ApiError> {
+fn body_game(name: &str) -> Result<vocab::Game, ApiError> {
     super::game(name).map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -306,12 +308,17 @@ async fn run_deck_rule(
     State(state): State<AppState>,
     Json(body): Json<DeckRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = answer(client(&state)?.run_deck_rule(pb::RunDeckRuleRequest {
-        script: Some(script(body.script)?),
-        deck_json: body.deck.to_string(),
-        cards_by_id_json: body.cards_by_id.to_string(),
-        context_json: context(body.context),
-    }))
+    let response = answer(
+        state
+            .clients()
+            .scripts()?
+            .run_deck_rule(pb::RunDeckRuleRequest {
+                script: Some(script(body.script)?),
+                deck_json: body.deck.to_string(),
+                cards_by_id_json: body.cards_by_id.to_string(),
+                context_json: context(body.context),
+            }),
+    )
     .await?;
     Ok(rule(response))
 }
@@ -323,12 +330,17 @@ async fn run_deckset_rule(
     State(state): State<AppState>,
     Json(body): Json<DecksetRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = answer(client(&state)?.run_deckset_rule(pb::RunDecksetRuleRequest {
-        script: Some(script(body.script)?),
-        decks_json: Value::Array(body.decks).to_string(),
-        cards_by_id_json: body.cards_by_id.to_string(),
-        context_json: context(body.context),
-    }))
+    let response = answer(
+        state
+            .clients()
+            .scripts()?
+            .run_deckset_rule(pb::RunDecksetRuleRequest {
+                script: Some(script(body.script)?),
+                decks_json: Value::Array(body.decks).to_string(),
+                cards_by_id_json: body.cards_by_id.to_string(),
+                context_json: context(body.context),
+            }),
+    )
     .await?;
     Ok(rule(response))
 }
@@ -341,17 +353,17 @@ async fn resolve_pool_filters(
     Json(body): Json<PoolFiltersBody>,
 ) -> Result<Json<Value>, ApiError> {
     let game = body_game(&body.game)?;
-    let response = answer(
-        client(&state)?.resolve_pool_filters(pb::ResolvePoolFiltersRequest {
+    let response = answer(state.clients().scripts()?.resolve_pool_filters(
+        pb::ResolvePoolFiltersRequest {
             script: Some(script(body.script)?),
-            game: game.into(),
+            game: proto::game::to_wire(game),
             input_json: body.input.to_string(),
             context_json: context(body.context),
-        }),
-    )
+        },
+    ))
     .await?;
     Ok(Json(
-        json!({ "patch": scripts::json::patch(response.patch.as_ref()) }),
+        json!({ "patch": proto::json::patch(response.patch.as_ref()) }),
     ))
 }
 
@@ -362,14 +374,19 @@ async fn run_calculator(
     State(state): State<AppState>,
     Json(body): Json<CalculatorBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = answer(client(&state)?.run_calculator(pb::RunCalculatorRequest {
-        script: Some(script(body.script)?),
-        pile_json: body.pile.to_string(),
-        cards_by_id_json: body.cards_by_id.to_string(),
-        context_json: context(body.context),
-    }))
+    let response = answer(
+        state
+            .clients()
+            .scripts()?
+            .run_calculator(pb::RunCalculatorRequest {
+                script: Some(script(body.script)?),
+                pile_json: body.pile.to_string(),
+                cards_by_id_json: body.cards_by_id.to_string(),
+                context_json: context(body.context),
+            }),
+    )
     .await?;
-    Ok(Json(scripts::json::dashboard(
+    Ok(Json(proto::json::dashboard(
         &response.dashboard.unwrap_or_default(),
     )))
 }

@@ -8,7 +8,6 @@
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use proto::search::v1::search_service_client::SearchServiceClient;
 use proto::search::v1::{ExplainQueryRequest, SearchRequest};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -16,7 +15,6 @@ use utoipa::OpenApi;
 
 use crate::ApiError;
 use crate::state::AppState;
-use crate::upstream::TracedChannel;
 
 /// The search routes.
 pub fn routes() -> Router<AppState> {
@@ -32,13 +30,6 @@ pub fn routes() -> Router<AppState> {
     tags((name = "search", description = "The card search language"))
 )]
 pub struct SearchDoc;
-
-fn client(state: &AppState) -> Result<SearchServiceClient<TracedChannel>, ApiError> {
-    Ok(SearchServiceClient::new(super::channel(
-        state,
-        kit::services::Service::Search,
-    )?))
-}
 
 /// The query string of `cards:search`.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -72,15 +63,16 @@ async fn search(
     Query(params): Query<SearchParams>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = client(&state)?
+    let response = state
+        .clients()
+        .search()?
         .search(SearchRequest {
-            game: game as i32,
+            game: proto::game::to_wire(game),
             query: params.q,
             page_size: params.page_size,
             page_token: params.page_token,
         })
-        .await?
-        .into_inner();
+        .await?;
     let mut cards = Vec::with_capacity(response.cards.len());
     for hit in response.cards {
         let Some(card) = hit.card else { continue };
@@ -121,12 +113,13 @@ async fn explain(
     Query(params): Query<ExplainParams>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = client(&state)?
+    let response = state
+        .clients()
+        .search()?
         .explain_query(ExplainQueryRequest {
-            game: game as i32,
+            game: proto::game::to_wire(game),
             query: params.q,
         })
-        .await?
-        .into_inner();
+        .await?;
     Ok(Json(super::to_json(&response.explanation)?))
 }

@@ -1,20 +1,12 @@
 //! Catalog benchmarks on the real card data: converting each game's upstream files into cards,
 //! and `GetCards` for a 60-card deck against an SQLite catalog holding every Pokémon card.
 //!
-//! Needs the data folder (`TURNIER_DATA_DIR`, else `../shared/data` beside the project).
+//! Needs the data folder (`kit::testing::shared`: `TURNIER_SHARED_DIR`, else `../shared` beside the project).
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use catalog::domain::Game;
 use criterion::{Criterion, criterion_group, criterion_main};
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("TURNIER_DATA_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
 
 fn convert(c: &mut Criterion) {
     let mut group = c.benchmark_group("import/convert");
@@ -22,8 +14,11 @@ fn convert(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
     for game in Game::ALL {
-        let files = catalog::import::read_sources(game, &data_dir().join(game.name()))
-            .expect("the data folder is readable");
+        let files = catalog::import::read_sources(
+            game,
+            &kit::testing::shared::data_dir().join(game.name()),
+        )
+        .expect("the data folder is readable");
         group.bench_function(game.name(), |b| {
             b.iter(|| catalog::import::convert(game, &files))
         });
@@ -41,8 +36,11 @@ fn get_cards(c: &mut Criterion) {
             .await
             .expect("migrate");
         let store = catalog::store::Store::new(db);
-        let files = catalog::import::read_sources(Game::Pokemon, &data_dir().join("pokemon"))
-            .expect("the data folder is readable");
+        let files = catalog::import::read_sources(
+            Game::Pokemon,
+            &kit::testing::shared::data_dir().join("pokemon"),
+        )
+        .expect("the data folder is readable");
         let import = catalog::import::convert(Game::Pokemon, &files);
         // 60 distinct printing refs spread over the catalog: a deck without repeats, the
         // worst case for lookups.

@@ -1,6 +1,7 @@
 //! The catalog's one error type and its mapping to `tonic::Status`.
 
-use tonic::Status;
+use kit::status::Failure;
+use tonic::{Code, Status};
 
 use crate::domain::game::UnknownGame;
 
@@ -61,29 +62,33 @@ pub enum Error {
 
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
-        match err {
-            Error::MissingGame | Error::UnknownGame(_) => kit::status::status(
-                tonic::Code::InvalidArgument,
-                "unknown_game",
+        let failure = match &err {
+            Error::MissingGame => Failure::invalid_argument("unknown_game", err.to_string())
+                .with_violation("game", "expected lor, pokemon or riftbound"),
+            Error::UnknownGame(_) => Failure::invalid_argument("unknown_game", err.to_string()),
+            Error::TooMany { what, limit, .. } => {
+                Failure::new(Code::ResourceExhausted, "too_many", err.to_string())
+                    .with_metadata("what", what)
+                    .with_metadata("limit", limit)
+            }
+            Error::CardNotFound(card, _) => {
+                Failure::new(Code::NotFound, "card_not_found", err.to_string())
+                    .with_metadata("card", kit::status::quote(card))
+            }
+            Error::NothingToImport { .. } => Failure::new(
+                Code::FailedPrecondition,
+                "nothing_to_import",
                 err.to_string(),
-                None,
             ),
-            Error::TooMany { .. } => Status::resource_exhausted(err.to_string()),
-            Error::CardNotFound(..) => kit::status::status(
-                tonic::Code::NotFound,
-                "card_not_found",
-                err.to_string(),
-                None,
-            ),
-            Error::NothingToImport { .. } => Status::failed_precondition(err.to_string()),
             Error::ReadData { .. }
             | Error::CorruptCard { .. }
             | Error::Db(_)
             | Error::Database(_) => {
                 // The caller gets a generic message; the cause is logged inside the request span.
                 tracing::error!(error = %err, "internal error");
-                Status::internal("internal error")
+                Failure::internal()
             }
-        }
+        };
+        failure.into()
     }
 }

@@ -202,7 +202,7 @@ impl Api {
 }
 
 fn game(value: i32) -> Result<Game, Error> {
-    Game::from_proto(value).ok_or(Error::MissingGame)
+    proto::game::from_wire(value).ok_or(Error::MissingGame)
 }
 
 #[tonic::async_trait]

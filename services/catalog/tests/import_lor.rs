@@ -2,26 +2,17 @@
 //! it against `shared/data/lor/SOURCE.md` and the Garen example of
 //! `spec/turny/reference-card-data-lor.md`.
 //!
-//! The data folder is `TURNIER_DATA_DIR`, else `../shared/data` next to the repository. The data
+//! The data folder is `shared/data` beside the repository (`kit::testing::shared`). The data
 //! is never copied into the repository; a missing folder fails the test rather than skipping it.
-
-use std::path::PathBuf;
 
 use catalog::domain::{Import, SourceFile, lor};
 use serde_json::{Value, json};
 
-fn data_dir() -> PathBuf {
-    std::env::var_os("TURNIER_DATA_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
-
 fn lor_files() -> Vec<SourceFile> {
-    let dir = data_dir().join("lor");
+    let dir = kit::testing::shared::data_dir().join("lor");
     let entries = std::fs::read_dir(&dir).unwrap_or_else(|error| {
         panic!(
-            "cannot read the LoR data folder {} ({error}); set TURNIER_DATA_DIR",
+            "cannot read the LoR data folder {} ({error}); set TURNIER_SHARED_DIR",
             dir.display()
         )
     });

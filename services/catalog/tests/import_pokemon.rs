@@ -2,9 +2,9 @@
 //! into the repository): counts, stable ids, and Pikachu ex against the card-data page's
 //! example object.
 //!
-//! The data folder is `TURNIER_DATA_DIR` when set, else `../shared/data` next to the repository.
+//! The data folder is `shared/data` beside the repository (`kit::testing::shared`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use catalog::domain::{Import, SourceFile, pokemon};
@@ -100,13 +100,6 @@ const PAGE_EXAMPLE: &str = r#"{
   }
 }"#;
 
-fn data_dir() -> PathBuf {
-    match std::env::var_os("TURNIER_DATA_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    }
-}
-
 /// Every file under `<data>/pokemon`, with paths relative to it (`decks/` and `SOURCE.md`
 /// included: the importer must ignore them).
 fn source_files() -> Vec<SourceFile> {
@@ -136,7 +129,7 @@ fn source_files() -> Vec<SourceFile> {
             }
         }
     }
-    let root = data_dir().join("pokemon");
+    let root = kit::testing::shared::data_dir().join("pokemon");
     let mut files = Vec::new();
     walk(&root, &root, &mut files);
     files

@@ -3,21 +3,12 @@
 //! object of `spec/turny/reference-card-data-riftbound.md`.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use catalog::domain::{Card, Import, SourceFile, riftbound};
 use serde_json::{Value, json};
 
-/// The data folder: `TURNIER_DATA_DIR`, else `shared/data` next to the repository.
-fn data_dir() -> PathBuf {
-    std::env::var_os("TURNIER_DATA_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        PathBuf::from,
-    )
-}
-
 fn source_files() -> Vec<SourceFile> {
-    let dir = data_dir().join("riftbound");
+    let dir = kit::testing::shared::data_dir().join("riftbound");
     let entries = std::fs::read_dir(&dir)
         .unwrap_or_else(|err| panic!("cannot read the Riftbound data in {}: {err}", dir.display()));
     let mut files: Vec<SourceFile> = entries

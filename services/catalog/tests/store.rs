@@ -215,7 +215,7 @@ async fn get_cards_keys_cards_by_the_refs_given_and_lists_unknown_ones() {
         .to_vec();
     let response = client
         .get_cards(GetCardsRequest {
-            game: Game::Pokemon.to_proto() as i32,
+            game: proto::game::to_wire(Game::Pokemon),
             refs,
         })
         .await
@@ -244,7 +244,7 @@ async fn get_cards_keys_cards_by_the_refs_given_and_lists_unknown_ones() {
 
     let mut stream = client
         .stream_cards(StreamCardsRequest {
-            game: Game::Pokemon.to_proto() as i32,
+            game: proto::game::to_wire(Game::Pokemon),
         })
         .await
         .expect("stream")
@@ -257,7 +257,7 @@ async fn get_cards_keys_cards_by_the_refs_given_and_lists_unknown_ones() {
 
     let before = client
         .get_catalog_version(GetCatalogVersionRequest {
-            game: Game::Pokemon.to_proto() as i32,
+            game: proto::game::to_wire(Game::Pokemon),
         })
         .await
         .expect("version")
@@ -269,7 +269,7 @@ async fn get_cards_keys_cards_by_the_refs_given_and_lists_unknown_ones() {
         .expect("save");
     let after = client
         .get_catalog_version(GetCatalogVersionRequest {
-            game: Game::Pokemon.to_proto() as i32,
+            game: proto::game::to_wire(Game::Pokemon),
         })
         .await
         .expect("version")
@@ -333,7 +333,7 @@ async fn resolve_card_names_finds_names_and_printings_and_says_why_not() {
     .to_vec();
     let results = client
         .resolve_card_names(proto::catalog::v1::ResolveCardNamesRequest {
-            game: Game::Riftbound.to_proto() as i32,
+            game: proto::game::to_wire(Game::Riftbound),
             lines,
         })
         .await

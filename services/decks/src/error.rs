@@ -1,9 +1,11 @@
 //! The decks service's one error type and its one mapping to `tonic::Status`.
 //!
-//! Bad input carries a precise code (`invalid_format`, `invalid_deck`, …) through
-//! [`kit::status::status`], which the gateway turns into `{"error": {"code", "message",
+//! Bad input carries a precise reason (`invalid_format`, `invalid_deck`, …) in the status's
+//! `ErrorInfo` ([`kit::status::Failure`]), with the offending field in its metadata and a
+//! `BadRequest` violation; the gateway turns them into `{"error": {"code", "message",
 //! "details"}}`.
 
+use kit::status::Failure;
 use tonic::{Code, Status};
 
 use crate::domain::format::{InvalidDeck, InvalidMoment, Problem};
@@ -46,64 +48,66 @@ pub enum Error {
 
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
-        match &err {
+        use crate::import::ImportError;
+        let failure = match &err {
             Error::InvalidDeck(invalid) => {
-                let details = serde_json::json!({ "field": invalid.field() });
-                kit::status::status(
-                    Code::InvalidArgument,
-                    invalid.code(),
-                    err.to_string(),
-                    Some(&details),
-                )
+                // The format or the deck is a JSON text field of the request.
+                let request_field = match invalid.code() {
+                    "invalid_format" => "format_json",
+                    _ => "deck",
+                };
+                Failure::invalid_argument(invalid.code(), err.to_string())
+                    .with_metadata("field", invalid.field())
+                    .with_violation(request_field, &err.to_string())
             }
-            Error::InvalidMoment(_) => kit::status::status(
-                Code::InvalidArgument,
-                "invalid_moment",
-                err.to_string(),
-                None,
-            ),
+            Error::InvalidMoment(_) => Failure::invalid_argument("invalid_moment", err.to_string())
+                .with_violation(
+                    "moment",
+                    "expected an RFC 3339 date and time with a UTC offset",
+                ),
             Error::InvalidCard { field, .. } => {
-                let details = serde_json::json!({ "field": field });
-                kit::status::status(
-                    Code::InvalidArgument,
-                    "invalid_card",
-                    err.to_string(),
-                    Some(&details),
-                )
+                Failure::invalid_argument("invalid_card", err.to_string())
+                    .with_metadata("field", field)
+                    .with_violation("cards", &err.to_string())
             }
             Error::MissingField(field) => {
-                let details = serde_json::json!({ "field": field });
-                kit::status::status(
-                    Code::InvalidArgument,
-                    "missing_field",
-                    err.to_string(),
-                    Some(&details),
+                Failure::invalid_argument("missing_field", err.to_string())
+                    .with_metadata("field", field)
+                    .with_violation(field, "required")
+            }
+            Error::Import(ImportError::UnknownExportFormat { .. }) => {
+                Failure::invalid_argument("unexportable_deck", err.to_string())
+                    .with_violation("format", &err.to_string())
+            }
+            Error::Import(ImportError::UnknownCard(card)) => {
+                Failure::invalid_argument("unexportable_deck", err.to_string())
+                    .with_metadata("card", card)
+                    .with_violation("cards", &err.to_string())
+            }
+            Error::Import(ImportError::Unreadable(_)) => {
+                Failure::invalid_argument("unreadable_deck", err.to_string())
+                    .with_violation("text", "no supported deck code or list reads it")
+            }
+            Error::Import(ImportError::Lookup(cause)) => {
+                tracing::warn!(error = %cause, "catalog unavailable");
+                Failure::new(
+                    Code::Unavailable,
+                    "catalog_unavailable",
+                    "the catalog did not answer",
                 )
             }
-            Error::Import(crate::import::ImportError::Unexportable(_)) => kit::status::status(
-                Code::InvalidArgument,
-                "unexportable_deck",
-                err.to_string(),
-                None,
-            ),
-            Error::Import(crate::import::ImportError::Unreadable(_)) => kit::status::status(
-                Code::InvalidArgument,
-                "unreadable_deck",
-                err.to_string(),
-                None,
-            ),
-            Error::Import(crate::import::ImportError::Lookup(_)) => {
-                Status::unavailable(err.to_string())
-            }
-            Error::TooLarge { .. } => {
-                kit::status::status(Code::ResourceExhausted, "too_large", err.to_string(), None)
+            Error::TooLarge { what, limit } => {
+                Failure::new(Code::ResourceExhausted, "too_large", err.to_string())
+                    .with_metadata("what", what)
+                    .with_metadata("limit", limit)
             }
             Error::TaskFailed(_) => {
                 // The caller gets a generic message; the cause is logged inside the request span.
                 tracing::error!(error = %err, "internal error");
-                Status::internal("internal error")
+                Failure::internal()
             }
-        }
+        };
+        failure.into()
     }
 }
 
@@ -116,12 +120,11 @@ mod tests {
         let err = crate::domain::format::Format::from_json("{}").expect_err("no code");
         let status = Status::from(Error::from(err));
         assert_eq!(status.code(), Code::InvalidArgument);
-        assert_eq!(kit::status::error_code(&status), Some("invalid_format"));
+        let error = kit::status::ServiceError::from(&status);
+        assert_eq!(error.reason, "invalid_format");
         assert_eq!(status.message(), "invalid format: `code` is missing");
-        assert_eq!(
-            kit::status::details(&status),
-            Some(serde_json::json!({"field": "code"}))
-        );
+        assert_eq!(error.metadata()["field"], "code");
+        assert_eq!(error.violations()[0].field, "format_json");
     }
 
     #[test]
@@ -130,7 +133,10 @@ mod tests {
             crate::domain::format::Deck::from_json(r#"{"cards": [{"id": "a"}]}"#).expect_err("");
         let status = Status::from(Error::from(err));
         assert_eq!(status.code(), Code::InvalidArgument);
-        assert_eq!(kit::status::error_code(&status), Some("invalid_deck"));
+        assert_eq!(
+            kit::status::ServiceError::from(&status).reason,
+            "invalid_deck"
+        );
     }
 
     #[test]
@@ -138,6 +144,9 @@ mod tests {
         let err = crate::domain::format::parse_moment("tomorrow").expect_err("not a moment");
         let status = Status::from(Error::from(err));
         assert_eq!(status.code(), Code::InvalidArgument);
-        assert_eq!(kit::status::error_code(&status), Some("invalid_moment"));
+        assert_eq!(
+            kit::status::ServiceError::from(&status).reason,
+            "invalid_moment"
+        );
     }
 }

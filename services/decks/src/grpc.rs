@@ -18,12 +18,12 @@ use crate::domain::format::{
 #[derive(Debug, Clone)]
 pub struct Api {
     /// Where imported decks find their cards.
-    catalog: crate::catalog_client::CatalogClient,
+    catalog: clients::CatalogClient,
 }
 
 impl Api {
     /// Creates the service; imports find their cards through `catalog`.
-    pub fn new(catalog: crate::catalog_client::CatalogClient) -> Self {
+    pub fn new(catalog: clients::CatalogClient) -> Self {
         Self { catalog }
     }
 
@@ -206,7 +206,7 @@ impl DeckService for Api {
 pub const MAX_DECK_TEXT_BYTES: usize = 256 * 1024;
 
 fn game(value: i32) -> Result<crate::domain::lists::Game, Error> {
-    crate::domain::lists::Game::from_proto(value).ok_or(Error::MissingField("game"))
+    proto::game::from_wire(value).ok_or(Error::MissingField("game"))
 }
 
 /// Returns the tonic server for this service.

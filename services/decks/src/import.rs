@@ -1,39 +1,15 @@
 //! Importing a pasted deck: read the text (`domain::lists`, pure), find its cards in the
 //! catalog, sort them into piles.
 //!
-//! Finding cards is a [`CardLookup`]: the catalog service over gRPC (what the decks service
-//! does), or the catalog in the same process (what `turnier deck import` does on a laptop).
-//! Both answer with the catalog's own messages, so there is one import path.
+//! Cards are found in the catalog service, through its client: the decks service and `turnier
+//! deck import` (which serves the local catalog in its own process) share this one path.
 
 use std::collections::BTreeMap;
 
-use proto::catalog::v1::{Card, CardSet, ResolvedName};
+use clients::{CatalogClient, ServiceError};
+use proto::catalog::v1::Card;
 
 use crate::domain::lists::{self, CardText, DeckCard, ExportDeck, Game, ListFormat, Section};
-
-/// Finds cards in the catalog.
-#[allow(async_fn_in_trait)] // Used with concrete types only; no `dyn` needed.
-pub trait CardLookup {
-    /// Returns the cards refs resolve to (`(ref, card)` for the refs found).
-    async fn cards_by_ref(
-        &self,
-        game: Game,
-        refs: Vec<String>,
-    ) -> Result<Vec<(String, Card)>, LookupError>;
-    /// Resolves deck-list lines (names, set + number), one result per line.
-    async fn resolve_names(
-        &self,
-        game: Game,
-        lines: Vec<String>,
-    ) -> Result<Vec<ResolvedName>, LookupError>;
-    /// Returns the game's sets (for the set abbreviations lists write).
-    async fn sets(&self, game: Game) -> Result<Vec<CardSet>, LookupError>;
-}
-
-/// The catalog could not be asked.
-#[derive(Debug, thiserror::Error)]
-#[error("the catalog did not answer: {0}")]
-pub struct LookupError(pub String);
 
 /// A card of an imported deck.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -96,10 +72,10 @@ fn describe(reference: String, card: &Card) -> Found {
     }
 }
 
-/// Reads `text` as a deck of `game`, finds its cards with `lookup`, and sorts them into piles.
+/// Reads `text` as a deck of `game`, finds its cards in `catalog`, and sorts them into piles.
 /// In a single-deck layout the sideboard is left out, with a warning saying how many cards.
 pub async fn import_deck(
-    lookup: &impl CardLookup,
+    catalog: &CatalogClient,
     game: Game,
     text: &str,
     single_deck: bool,
@@ -119,7 +95,7 @@ pub async fn import_deck(
         .map(ToString::to_string)
         .collect();
     if !refs.is_empty() {
-        for (reference, card) in lookup.cards_by_ref(game, refs).await? {
+        for (reference, card) in cards_by_ref(catalog, game, refs).await? {
             found.insert(reference.clone(), Ok(describe(reference, &card)));
         }
     }
@@ -130,7 +106,7 @@ pub async fn import_deck(
     let mut named = Vec::new();
     if !to_resolve.is_empty() {
         let lines: Vec<String> = to_resolve.iter().map(|t| t.query()).collect();
-        let results = lookup.resolve_names(game, lines).await?;
+        let results = catalog.resolve_card_names(game, lines).await?;
         for (text, result) in to_resolve.iter().zip(results) {
             match result.r#ref {
                 Some(reference) => named.push((text.to_string(), reference)),
@@ -146,8 +122,7 @@ pub async fn import_deck(
             .iter()
             .map(|(_, reference)| reference.clone())
             .collect();
-        let cards: BTreeMap<String, Found> = lookup
-            .cards_by_ref(game, wanted)
+        let cards: BTreeMap<String, Found> = cards_by_ref(catalog, game, wanted)
             .await?
             .into_iter()
             .map(|(reference, card)| (reference.clone(), describe(reference, &card)))
@@ -215,11 +190,36 @@ pub enum ImportError {
     #[error(transparent)]
     Unreadable(#[from] lists::ListError),
     /// The catalog could not be asked.
-    #[error(transparent)]
-    Lookup(#[from] LookupError),
-    /// An export to a format the game does not have, or of a card the catalog does not know.
-    #[error("{0}")]
-    Unexportable(String),
+    #[error("the catalog did not answer: {0}")]
+    Lookup(#[from] ServiceError),
+    /// An export to a format the game does not have.
+    #[error("`{format}` is not a {game} format (expected one of: {})", expected.join(", "))]
+    UnknownExportFormat {
+        /// The format asked for.
+        format: String,
+        /// The game.
+        game: Game,
+        /// The game's formats.
+        expected: Vec<&'static str>,
+    },
+    /// An export of a card the catalog does not know.
+    #[error("no card `{0}` in the catalog")]
+    UnknownCard(String),
+}
+
+/// Returns the cards `refs` resolve to, as `(ref, card)` for the refs found.
+async fn cards_by_ref(
+    catalog: &CatalogClient,
+    game: Game,
+    refs: Vec<String>,
+) -> Result<Vec<(String, Card)>, ServiceError> {
+    Ok(catalog
+        .get_cards(game, refs)
+        .await?
+        .cards
+        .into_iter()
+        .filter_map(|entry| Some((entry.r#ref, entry.card?)))
+        .collect())
 }
 
 /// A card to export: its ref, copies and pile (`main`, `sideboard`, `legend`, `runes`,
@@ -237,7 +237,7 @@ pub struct ExportCard {
 /// Writes a deck of `game` in the format with API id `format_id`, with names, sections and set
 /// abbreviations from the catalog.
 pub async fn export_deck(
-    lookup: &impl CardLookup,
+    catalog: &CatalogClient,
     game: Game,
     format_id: &str,
     cards: &[ExportCard],
@@ -246,23 +246,25 @@ pub async fn export_deck(
     let format = ListFormat::from_id(format_id)
         .filter(|format| format.game() == game)
         .ok_or_else(|| {
-            let ids: Vec<&str> = ListFormat::ALL
+            let expected = ListFormat::ALL
                 .iter()
                 .filter(|f| f.game() == game)
                 .map(|f| f.id())
                 .collect();
-            ImportError::Unexportable(format!(
-                "`{format_id}` is not a {} format (expected one of: {})",
-                game.name(),
-                ids.join(", ")
-            ))
+            ImportError::UnknownExportFormat {
+                format: kit::status::quote(format_id),
+                game,
+                expected,
+            }
         })?;
     let refs: Vec<String> = cards.iter().map(|card| card.reference.clone()).collect();
-    let found: BTreeMap<String, Card> =
-        lookup.cards_by_ref(game, refs).await?.into_iter().collect();
+    let found: BTreeMap<String, Card> = cards_by_ref(catalog, game, refs)
+        .await?
+        .into_iter()
+        .collect();
     let abbreviations: BTreeMap<String, String> = if game == Game::Pokemon {
-        lookup
-            .sets(game)
+        catalog
+            .list_sets(game)
             .await?
             .into_iter()
             .filter_map(|set| Some((set.code.to_lowercase(), set.ptcgo_code?)))
@@ -275,9 +277,9 @@ pub async fn export_deck(
         chosen_champion,
     };
     for card in cards {
-        let catalog_card = found.get(&card.reference).ok_or_else(|| {
-            ImportError::Unexportable(format!("no card `{}` in the catalog", card.reference))
-        })?;
+        let catalog_card = found
+            .get(&card.reference)
+            .ok_or_else(|| ImportError::UnknownCard(kit::status::quote(&card.reference)))?;
         let set = card
             .reference
             .split('-')

@@ -1,11 +1,17 @@
-//! The decks service: deck codes, deck lists, formats and rulings.
+//! The decks service: deck codes, deck lists, formats and rulings
+//! (`turnier.decks.v1.DeckService`).
 //!
+//! It owns no tables yet: formats travel in the request as their documented JSON, and decks are
+//! read and written, not kept (saved decks, deck sets and templates arrive with their issue).
 //! It checks decks against declarative formats and gives the rulings of a day
-//! (`CheckDeckAgainstFormat`, `GetRuling`), and imports pasted decks (`ImportDeck`), finding
-//! their cards through the catalog service; formats travel in the request, so it stores
-//! nothing. The gRPC health protocol and server reflection are added by `kit::server`.
+//! (`CheckDeckAgainstFormat`, `GetRuling`), and imports and exports pasted decks
+//! (`ImportDeck`, `ExportDeck`), finding their cards through the catalog service
+//! (`clients::CatalogClient`). Its callers are the gateway (`/api/v1/{game}/decks:*`,
+//! `/api/v1/formats:check`), third parties over gRPC, and soon the tournaments service's
+//! submission worker. The CLI runs the same code in process: `turnier deck` and `turnier
+//! format` use the codecs and rules directly, `turnier deck import` the import over a local
+//! catalog service.
 
-pub mod catalog_client;
 pub mod domain;
 mod error;
 pub mod grpc;
@@ -13,18 +19,25 @@ pub mod import;
 
 pub use error::Error;
 
+use clients::CatalogClient;
+use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
-/// The service this crate implements.
-pub const SERVICE: Service = Service::Decks;
+/// The decks service, as `turnier serve` mounts it.
+#[derive(Debug)]
+pub struct Decks;
 
-/// Adds this service's gRPC routes to a server's routes; imports find their cards in the
-/// catalog at `catalog_url`.
-pub fn mount(
-    routes: &mut tonic::service::RoutesBuilder,
-    catalog_url: &str,
-) -> Result<(), kit::client::ClientError> {
-    let catalog = catalog_client::CatalogClient::new(catalog_url)?;
-    routes.add_service(grpc::server(grpc::Api::new(catalog)));
-    Ok(())
+impl Mount for Decks {
+    const SERVICE: Service = Service::Decks;
+    type Settings = ();
+
+    fn mount(
+        routes: &mut tonic::service::RoutesBuilder,
+        deps: &Deps,
+        (): &(),
+    ) -> Result<(), MountError> {
+        let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
+        routes.add_service(grpc::server(grpc::Api::new(catalog)));
+        Ok(())
+    }
 }

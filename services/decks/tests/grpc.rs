@@ -1,6 +1,8 @@
 //! The decks service over real gRPC on a port of its own: checking a deck against a format and
 //! the rulings of a day, as an integrator calls them.
 
+use kit::server::{Deps, Mount as _};
+use kit::services::Service;
 use proto::decks::v1::deck_service_client::DeckServiceClient;
 use proto::decks::v1::{
     CheckDeckAgainstFormatRequest, Deck, DeckCard, GetRulingRequest, RulingCard, authority,
@@ -23,7 +25,7 @@ const LEAGUE: &str = r#"{
     ]
 }"#;
 
-/// Starts the service as `decks::mount` mounts it, on a port bound before the client connects.
+/// Starts the service as `turnier serve` mounts it, on a port bound before the client connects.
 async fn client() -> DeckServiceClient<Channel> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -31,10 +33,11 @@ async fn client() -> DeckServiceClient<Channel> {
     let url = format!("http://{}", listener.local_addr().expect("address"));
     let mut routes = tonic::service::RoutesBuilder::default();
     // Formats need no catalog: an address nobody listens on is never dialled.
-    decks::mount(&mut routes, "http://127.0.0.1:9").expect("a valid URL");
+    let deps = Deps::new([(Service::Catalog, "http://127.0.0.1:9".to_owned())].into());
+    decks::Decks::mount(&mut routes, &deps, &()).expect("a valid URL");
     tokio::spawn(kit::server::serve(
         listener,
-        &[decks::SERVICE],
+        &[decks::Decks::SERVICE],
         routes,
         kit::server::ShutdownTiming::default(),
         kit::shutdown::Shutdown::new(),
@@ -179,13 +182,13 @@ async fn a_format_that_fails_to_read_is_refused_with_invalid_format_and_the_fiel
         .await
         .expect_err("copies must be 1 to 999");
     assert_eq!(status.code(), tonic::Code::InvalidArgument);
-    assert_eq!(kit::status::error_code(&status), Some("invalid_format"));
+    assert_eq!(error_code(&status).as_deref(), Some("invalid_format"));
     assert_eq!(
         status.message(),
         "invalid format: `copies` must be from 1 to 999, found 0"
     );
     assert_eq!(
-        kit::status::details(&status),
+        details(&status),
         Some(serde_json::json!({"field": "copies"}))
     );
 }
@@ -200,7 +203,7 @@ async fn a_bad_deck_a_bad_moment_and_a_bad_card_each_have_their_own_code() {
         ))
         .await
         .expect_err("a card listed twice");
-    assert_eq!(kit::status::error_code(&bad_deck), Some("invalid_deck"));
+    assert_eq!(error_code(&bad_deck).as_deref(), Some("invalid_deck"));
     assert_eq!(
         bad_deck.message(),
         "invalid deck: `cards[1].id` appears more than once"
@@ -211,7 +214,7 @@ async fn a_bad_deck_a_bad_moment_and_a_bad_card_each_have_their_own_code() {
         .await
         .expect_err("a date is not a moment");
     assert_eq!(bad_moment.code(), tonic::Code::InvalidArgument);
-    assert_eq!(kit::status::error_code(&bad_moment), Some("invalid_moment"));
+    assert_eq!(error_code(&bad_moment).as_deref(), Some("invalid_moment"));
 
     let no_deck = client
         .check_deck_against_format(CheckDeckAgainstFormatRequest {
@@ -220,7 +223,7 @@ async fn a_bad_deck_a_bad_moment_and_a_bad_card_each_have_their_own_code() {
         })
         .await
         .expect_err("no deck");
-    assert_eq!(kit::status::error_code(&no_deck), Some("missing_field"));
+    assert_eq!(error_code(&no_deck).as_deref(), Some("missing_field"));
 
     let bad_card = client
         .get_ruling(GetRulingRequest {
@@ -233,9 +236,27 @@ async fn a_bad_deck_a_bad_moment_and_a_bad_card_each_have_their_own_code() {
         })
         .await
         .expect_err("a copy limit over 999");
-    assert_eq!(kit::status::error_code(&bad_card), Some("invalid_card"));
+    assert_eq!(error_code(&bad_card).as_deref(), Some("invalid_card"));
     assert_eq!(
         bad_card.message(),
         "invalid card: `cards[0].copyLimit` must be from 1 to 999, found 1000"
     );
+}
+
+/// The reason of a status's `google.rpc.ErrorInfo`, as any gRPC client reads it.
+fn error_code(status: &tonic::Status) -> Option<String> {
+    use tonic_types::StatusExt as _;
+    Some(status.get_error_details().error_info()?.reason.clone())
+}
+
+/// The scalar facts of a status's `google.rpc.ErrorInfo`, as a JSON object.
+fn details(status: &tonic::Status) -> Option<serde_json::Value> {
+    use tonic_types::StatusExt as _;
+    let info = status.get_error_details().error_info()?.clone();
+    let object: serde_json::Map<String, serde_json::Value> = info
+        .metadata
+        .into_iter()
+        .map(|(key, value)| (key, serde_json::Value::String(value)))
+        .collect();
+    (!object.is_empty()).then_some(serde_json::Value::Object(object))
 }

@@ -1,6 +1,6 @@
 //! The public deck-code vectors in `shared/vectors/` (`lor/`, `riftbound/`), read in place.
 //!
-//! The directory is `TURNIER_VECTORS_DIR`, or `../../../shared/vectors` from this crate's
+//! The directory is `shared/vectors` beside the repository (`kit::testing::shared`), from this crate's
 //! manifest. A missing file fails the test: the vectors are never skipped.
 
 use std::path::PathBuf;
@@ -11,11 +11,7 @@ use decks::domain::codes::{CardCount, DeckCodeError};
 use serde_json::Value;
 
 fn vectors_dir() -> PathBuf {
-    std::env::var_os("TURNIER_VECTORS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
-        })
+    kit::testing::shared::vectors_dir()
 }
 
 fn read(path: &str) -> String {

@@ -44,7 +44,7 @@ pub fn traced(channel: Channel) -> TracedChannel {
 }
 
 /// Returns a lazily connected [`channel`] to `url` whose calls carry the trace context: what
-/// one service uses to call another (`CatalogServiceClient::new(traced_channel(url)?)`).
+/// the typed clients of the `clients` crate build on.
 pub fn traced_channel(url: &str) -> Result<TracedChannel, ClientError> {
     channel(url).map(traced)
 }

@@ -1,19 +1,23 @@
-//! Plumbing shared by every Turnier service: configuration, telemetry, metrics, databases,
-//! the job queue and the gRPC server bootstrap.
+//! Plumbing shared by every Turnier service: configuration, telemetry, metrics, the gRPC
+//! server bootstrap and channels, the error model on the wire, and (behind features)
+//! databases, the job queue and test support.
 //!
 //! Nothing here knows about cards, decks or tournaments: domain types live in the service
-//! crates. The one exception is the list of games (`game`), which every service shares. A service crate uses `kit` to be served; the `turnier` binary uses it to decide
-//! what to serve.
+//! crates, and the vocabulary they share (the games) in `vocab`. A service crate uses `kit` to
+//! be served; the `turnier` binary uses it to decide what to serve. The gateway uses it
+//! without the `db` and `queue` features, so it links no database driver.
 
 pub mod client;
 pub mod config;
+#[cfg(feature = "db")]
 pub mod db;
-pub mod game;
 pub mod metrics;
+#[cfg(feature = "queue")]
 pub mod queue;
 pub mod server;
 pub mod services;
 pub mod shutdown;
 pub mod status;
 pub mod telemetry;
+#[cfg(feature = "testing")]
 pub mod testing;

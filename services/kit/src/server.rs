@@ -44,6 +44,81 @@ impl Default for ShutdownTiming {
     }
 }
 
+/// What a service crate gets from the process that serves it: how to reach the other services,
+/// and the database (the process connects once and shares the pool).
+#[derive(Debug, Clone)]
+pub struct Deps {
+    /// Each service's gRPC URL: this process's own port in the all-in-one mode, the service's
+    /// address otherwise.
+    pub urls: std::collections::BTreeMap<Service, String>,
+    /// The process's database, for the services that store something.
+    #[cfg(feature = "db")]
+    pub db: Option<crate::db::Database>,
+}
+
+impl Deps {
+    /// Returns the dependencies of services that reach each other at `urls` and store nothing.
+    pub fn new(urls: std::collections::BTreeMap<Service, String>) -> Self {
+        Self {
+            urls,
+            #[cfg(feature = "db")]
+            db: None,
+        }
+    }
+
+    /// Returns these dependencies with the process's database.
+    #[cfg(feature = "db")]
+    #[must_use]
+    pub fn with_db(mut self, db: crate::db::Database) -> Self {
+        self.db = Some(db);
+        self
+    }
+
+    /// Returns the database, for a service that stores something.
+    #[cfg(feature = "db")]
+    pub fn database(&self, service: Service) -> Result<&crate::db::Database, MountError> {
+        self.db.as_ref().ok_or(MountError::NoDatabase(service))
+    }
+
+    /// Returns the URL of `service`.
+    pub fn url(&self, service: Service) -> &str {
+        self.urls.get(&service).map_or("", String::as_str)
+    }
+}
+
+/// The one way a service crate is mounted: each crate implements it once (on a unit type named
+/// after the service), and `turnier serve` mounts any set of services through it, in one
+/// process or one per pod.
+pub trait Mount {
+    /// The service.
+    const SERVICE: Service;
+    /// The service's own settings (parsed with the process's, declared in the crate).
+    type Settings;
+    /// Adds the service's routes to a server's routes, starting whatever it runs in the
+    /// background (a first import, a cache warm-up). Runs inside the Tokio runtime.
+    fn mount(
+        routes: &mut RoutesBuilder,
+        deps: &Deps,
+        settings: &Self::Settings,
+    ) -> Result<(), MountError>;
+    /// The migrations of the tables the service owns, if it stores anything.
+    #[cfg(feature = "db")]
+    fn migrator() -> Option<&'static sqlx::migrate::Migrator> {
+        None
+    }
+}
+
+/// Why a service could not be mounted.
+#[derive(Debug, thiserror::Error)]
+pub enum MountError {
+    /// The URL of a service it calls cannot be dialled.
+    #[error(transparent)]
+    Client(#[from] crate::client::ClientError),
+    /// The service stores something and the process gave it no database.
+    #[error("the {0} service needs a database")]
+    NoDatabase(Service),
+}
+
 /// The error when a gRPC server cannot start or fails while serving.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {

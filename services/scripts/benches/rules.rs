@@ -5,8 +5,8 @@
 //! - the Riftbound default calculator of `reference-scripting-calculators.md` on a 56-card
 //!   deck built from the Riftbound catalog, in a fresh instance per run (target: under 10 ms).
 //!
-//! Card data comes from `TURNIER_DATA_DIR`, else `../shared/data` beside the repository; the
-//! calculator's source is read from the spec (`TURNIER_SPEC_DIR`, else `../shared/spec`) at
+//! Card data comes from `shared/data` beside the repository (`kit::testing::shared`); the
+//! calculator's source is read from the spec (`shared/spec`) at
 //! bench time, never copied here.
 
 use std::hint::black_box;

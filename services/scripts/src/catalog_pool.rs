@@ -10,11 +10,12 @@
 
 use std::sync::Arc;
 
-use catalog::client::PerCatalogVersion;
-use catalog::domain::Game;
+use clients::CatalogClient;
+use clients::catalog::PerCatalogVersion;
 use proto::catalog::v1::Card;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use vocab::Game;
 
 use crate::error::Error;
 
@@ -71,11 +72,11 @@ pub struct CatalogPools {
 }
 
 impl CatalogPools {
-    /// Reads cards from the catalog service at `catalog_url` (connected on first use).
-    pub fn new(catalog_url: &str) -> Result<Self, kit::client::ClientError> {
-        Ok(Self {
-            pools: Arc::new(PerCatalogVersion::new(catalog_url)?),
-        })
+    /// Reads cards from `catalog`.
+    pub fn new(catalog: CatalogClient) -> Self {
+        Self {
+            pools: Arc::new(PerCatalogVersion::new(catalog)),
+        }
     }
 
     /// Returns every card of `game` at the catalog's current version, in catalog order.
@@ -86,9 +87,7 @@ impl CatalogPools {
                 tokio::task::spawn_blocking(move || CardPool::from_cards(&cards))
                     .await
                     .map_err(|err| Error::Sandbox(err.to_string()))?
-                    .map_err(|err| {
-                        Error::Catalog(format!("a card does not convert to JSON: {err}"))
-                    })
+                    .map_err(Error::CardJson)
             })
             .await
     }

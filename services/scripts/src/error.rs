@@ -1,7 +1,10 @@
 //! The scripts service's one error type and its mapping to `tonic::Status`.
 
+use kit::status::{Failure, ServiceError};
+use proto::scripts::v1 as pb;
 use tonic::{Code, Status};
 
+use crate::domain::safety::SafetyReport;
 use crate::runner::RunFailure;
 
 /// What can go wrong in the scripts service.
@@ -23,19 +26,18 @@ pub enum Error {
     Sandbox(String),
     /// A catalog pool was asked for and the catalog service did not answer with its cards.
     #[error("the catalog is not available: {0}")]
-    Catalog(String),
-}
-
-impl From<Status> for Error {
-    /// A failed call to the catalog service.
-    fn from(status: Status) -> Self {
-        Error::Catalog(status.message().to_owned())
-    }
+    Catalog(#[from] ServiceError),
+    /// A catalog pool was asked for and this server reads no catalog.
+    #[error("this server reads no catalog: send the cards in `cards_json`")]
+    NoCatalog,
+    /// A card of the catalog does not convert to the JSON scripts read: a bug.
+    #[error("a catalog card does not convert to JSON: {0}")]
+    CardJson(#[source] serde_json::Error),
 }
 
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
-        match &err {
+        let failure = match &err {
             Error::Run(failure) => {
                 let code = match failure {
                     RunFailure::EmptySource(_)
@@ -54,33 +56,53 @@ impl From<Error> for Status {
                         Code::Internal
                     }
                 };
-                let details = match failure {
-                    RunFailure::Unsafe(report) => {
-                        Some(serde_json::json!({"issues": report.issues}))
-                    }
-                    _ => None,
-                };
-                kit::status::status(code, failure.code(), err.to_string(), details.as_ref())
+                let out = Failure::new(code, failure.code(), err.to_string());
+                match failure {
+                    RunFailure::Unsafe(report) => unsafe_script(out, report),
+                    _ => out,
+                }
             }
-            Error::BadField { .. } => kit::status::status(
-                Code::InvalidArgument,
-                "invalid_argument",
-                err.to_string(),
-                None,
-            ),
+            Error::BadField { field, reason } => {
+                Failure::invalid_argument("invalid_argument", err.to_string())
+                    .with_metadata("field", field)
+                    .with_violation(field, reason)
+            }
             Error::Sandbox(_) => {
                 tracing::error!(error = %err, "sandbox unavailable");
-                Status::unavailable(err.to_string())
+                Failure::new(Code::Unavailable, "sandbox_unavailable", err.to_string())
             }
-            Error::Catalog(_) => {
-                tracing::warn!(error = %err, "catalog unavailable");
-                kit::status::status(
+            Error::Catalog(cause) => {
+                tracing::warn!(error = %cause, "catalog unavailable");
+                Failure::new(
                     Code::Unavailable,
                     "catalog_unavailable",
-                    err.to_string(),
-                    None,
+                    "the catalog is not available",
                 )
             }
-        }
+            Error::NoCatalog => {
+                Failure::new(Code::Unavailable, "catalog_unavailable", err.to_string())
+            }
+            Error::CardJson(_) => {
+                tracing::error!(error = %err, "internal error");
+                Failure::internal()
+            }
+        };
+        failure.into()
     }
+}
+
+/// An unsafe script's error: each issue as a `BadRequest` violation of `script.source` (what
+/// any client reads), and all of them with their lines and columns as our own detail.
+fn unsafe_script(failure: Failure, report: &SafetyReport) -> Failure {
+    let issues: Vec<pb::SafetyIssue> = report.issues.iter().map(pb::SafetyIssue::from).collect();
+    let failure = report.issues.iter().fold(failure, |failure, issue| {
+        failure.with_violation(
+            "script.source",
+            &format!(
+                "{} at line {}, column {}: {}",
+                issue.code, issue.line, issue.column, issue.message
+            ),
+        )
+    });
+    failure.with_detail(&pb::UnsafeScript { issues })
 }

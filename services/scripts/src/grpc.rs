@@ -11,7 +11,7 @@ use tokio::sync::{OnceCell, Semaphore};
 use tonic::{Request, Response, Status};
 
 use crate::catalog_pool::{CardPool, CatalogPools};
-use crate::domain::pool_filters::Game;
+use crate::domain::safety::SafetyIssue;
 use crate::error::Error;
 use crate::runner::{Runner, ScriptRef, TimeLimits, Verdict};
 use crate::sandbox::Limits;
@@ -61,10 +61,12 @@ impl Api {
         // 0 is GAME_UNSPECIFIED: no game given.
         let game = match game {
             0 => None,
-            value => Some(Game::from_proto(value).ok_or_else(|| Error::BadField {
-                field: "game",
-                reason: format!("{value} is not a game"),
-            })?),
+            value => Some(
+                proto::game::from_wire(value).ok_or_else(|| Error::BadField {
+                    field: "game",
+                    reason: format!("{value} is not a game"),
+                })?,
+            ),
         };
         let given = !cards_json.trim().is_empty();
         match (given, game) {
@@ -90,9 +92,7 @@ impl Api {
             }),
             (false, Some(game)) => match &self.catalog {
                 Some(pools) => pools.pool(game).await,
-                None => Err(Error::Catalog(
-                    "this server reads no catalog: send the cards in `cards_json`".to_owned(),
-                )),
+                None => Err(Error::NoCatalog),
             },
         }
     }
@@ -159,16 +159,22 @@ impl Api {
             issues: checked
                 .report
                 .issues
-                .into_iter()
-                .map(|issue| pb::SafetyIssue {
-                    code: issue.code.as_str().to_owned(),
-                    message: issue.message,
-                    line: issue.line,
-                    column: issue.column,
-                })
+                .iter()
+                .map(pb::SafetyIssue::from)
                 .collect(),
             hash: checked.hash,
         })
+    }
+}
+
+impl From<&SafetyIssue> for pb::SafetyIssue {
+    fn from(issue: &SafetyIssue) -> Self {
+        pb::SafetyIssue {
+            code: issue.code.as_str().to_owned(),
+            message: issue.message.clone(),
+            line: issue.line,
+            column: issue.column,
+        }
     }
 }
 
@@ -299,7 +305,7 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::ResolvePoolFiltersResponse>, Status> {
         let request = request.into_inner();
         let script = script(request.script)?;
-        let game = Game::from_proto(request.game).ok_or(Error::BadField {
+        let game = proto::game::from_wire(request.game).ok_or(Error::BadField {
             field: "game",
             reason: "must be GAME_LOR, GAME_POKEMON or GAME_RIFTBOUND".to_owned(),
         })?;

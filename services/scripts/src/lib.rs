@@ -1,4 +1,11 @@
-//! The scripts service: the static safety check, compilation and sandboxed runs of user JavaScript.
+//! The scripts service: the static safety check, compilation and sandboxed runs of user
+//! JavaScript, rulesets and calculators (`turnier.scripts.v1.ScriptService`).
+//!
+//! It owns no tables yet (compiled scripts are cached in memory by the hash of their source;
+//! rulesets and their versions arrive with the rulesets issue). It calls the catalog service
+//! (`clients::CatalogClient`) for card pools over a whole catalog, kept per catalog version.
+//! Its callers are the gateway (`/api/v1/scripts:*`), third parties over gRPC, and soon the
+//! tournaments service's submission worker.
 //!
 //! `domain` holds the pure rules (safety check, preparation, normalization), `sandbox` the
 //! Wasmtime runtime, `runner` the two put together, and `grpc` the service over it.
@@ -7,35 +14,41 @@ pub mod catalog_pool;
 pub mod domain;
 mod error;
 pub mod grpc;
-pub mod json;
 pub mod runner;
 pub mod sandbox;
 
+use clients::CatalogClient;
+use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
-/// The service this crate implements.
-pub const SERVICE: Service = Service::Scripts;
+/// The scripts service, as `turnier serve` mounts it.
+#[derive(Debug)]
+pub struct Scripts;
 
-/// Adds this service's gRPC routes to a server's routes. A release build starts creating the
-/// sandbox in the background (about a second), so the first request finds it ready; a debug
-/// build, where it takes several seconds of CPU, creates it on first use, so the many
-/// processes tests start do not all pay for a sandbox they never use.
-///
-/// Card pools over a whole catalog are read from the catalog service at `catalog_url`.
-pub fn mount(
-    routes: &mut tonic::service::RoutesBuilder,
-    settings: kit::config::ScriptSettings,
-    catalog_url: &str,
-) -> Result<(), kit::client::ClientError> {
-    let api = grpc::Api::new(settings).with_catalog(catalog_pool::CatalogPools::new(catalog_url)?);
-    if !cfg!(debug_assertions) {
-        let warming = api.clone();
-        tokio::spawn(async move {
-            if let Err(err) = warming.warm_up().await {
-                tracing::error!(error = %err, "the script sandbox could not be created");
-            }
-        });
+impl Mount for Scripts {
+    const SERVICE: Service = Service::Scripts;
+    type Settings = kit::config::ScriptSettings;
+
+    /// A release build starts creating the sandbox in the background (about a second), so the
+    /// first request finds it ready; a debug build, where it takes several seconds of CPU,
+    /// creates it on first use, so the many processes tests start do not all pay for a sandbox
+    /// they never use. Card pools over a whole catalog are read from the catalog service.
+    fn mount(
+        routes: &mut tonic::service::RoutesBuilder,
+        deps: &Deps,
+        settings: &Self::Settings,
+    ) -> Result<(), MountError> {
+        let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
+        let api = grpc::Api::new(*settings).with_catalog(catalog_pool::CatalogPools::new(catalog));
+        if !cfg!(debug_assertions) {
+            let warming = api.clone();
+            tokio::spawn(async move {
+                if let Err(err) = warming.warm_up().await {
+                    tracing::error!(error = %err, "the script sandbox could not be created");
+                }
+            });
+        }
+        routes.add_service(grpc::server(api));
+        Ok(())
     }
-    routes.add_service(grpc::server(api));
-    Ok(())
 }

@@ -93,7 +93,9 @@ async fn a_rule_runs_over_the_whole_catalog_and_follows_its_imports() {
     )
     .await;
     let url = catalog::testing::serve(store.clone()).await;
-    let api = Api::new(settings()).with_catalog(CatalogPools::new(&url).expect("a valid URL"));
+    let api = Api::new(settings()).with_catalog(CatalogPools::new(
+        clients::CatalogClient::connect_lazy(&url).expect("a valid URL"),
+    ));
 
     let first = api
         .filter_card_pool(request("", ProtoGame::Pokemon))
@@ -156,12 +158,13 @@ async fn a_rule_runs_over_the_whole_catalog_and_follows_its_imports() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_pool_is_either_given_cards_or_a_catalog() {
     let api = Api::new(settings());
+    // The reason travels in the standard `google.rpc.ErrorInfo`, as any client reads it.
     let error_code = |status: &tonic::Status| {
+        use tonic_types::StatusExt as _;
         status
-            .metadata()
-            .get(kit::status::ERROR_CODE_METADATA)
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned)
+            .get_error_details()
+            .error_info()
+            .map(|info| info.reason.clone())
     };
     for (cards, game, message) in [
         ("[]", ProtoGame::Pokemon, "not both"),
@@ -197,7 +200,9 @@ async fn a_pool_is_either_given_cards_or_a_catalog() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         format!("http://{}", listener.local_addr().expect("address"))
     };
-    let api = Api::new(settings()).with_catalog(CatalogPools::new(&closed).expect("a valid URL"));
+    let api = Api::new(settings()).with_catalog(CatalogPools::new(
+        clients::CatalogClient::connect_lazy(&closed).expect("a valid URL"),
+    ));
     let status = api
         .filter_card_pool(request("", ProtoGame::Lor))
         .await

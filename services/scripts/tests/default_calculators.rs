@@ -2,10 +2,10 @@
 //! three default calculators of `reference-scripting-calculators.md` ("Examples: the default
 //! calculators") and the example rules of `guide-rulesets.md`.
 //!
-//! Every script and every deck code is read from the spec at test time (`TURNIER_SPEC_DIR`,
+//! Every script and every deck code is read from the spec at test time (`kit::testing::shared`,
 //! else `shared/spec` beside the repository), so a changed example is tested as it stands; a
 //! missing spec folder fails the tests. Cards come from the catalog importers over the upstream
-//! data (`TURNIER_DATA_DIR`, else `shared/data`), as the canonical JSON scripts see.
+//! data (`shared/data`), as the canonical JSON scripts see.
 //!
 //! The expected dashboards are worked out here from the same card JSON, independently of the
 //! scripts: a sandbox that garbled the arguments, lost their key order or broke the
@@ -18,7 +18,7 @@ use catalog::domain::Game;
 use scripts::runner::{Runner, ScriptRef, TimeLimits};
 use scripts::sandbox::Limits;
 use serde_json::{Map, Value, json};
-use support::{Deck, RIFTBOUND_DOMAINS, cards, fenced_block, shared_dir, spec_page, strings};
+use support::{Deck, RIFTBOUND_DOMAINS, cards, fenced_block, spec_page, strings};
 
 mod support;
 
@@ -107,7 +107,7 @@ fn dashboard(script: &ScriptRef, deck: &Deck) -> Vec<Value> {
     let dashboard = RUNNER
         .calculator(script, deck.pile(), deck.cards_by_id(), None)
         .unwrap_or_else(|err| panic!("the calculator runs: {err}"));
-    match scripts::json::dashboard(&dashboard)["widgets"].take() {
+    match proto::json::dashboard(&dashboard)["widgets"].take() {
         Value::Array(widgets) => widgets,
         other => panic!("a dashboard has a widget list, got {other}"),
     }
@@ -326,7 +326,7 @@ fn the_riftbound_default_calculator_charts_a_56_card_deck() {
 /// Energy as `swsh1-0`, which no printing has: that line takes the default printing of the
 /// basic Energy of the same name.
 fn pokemon_deck() -> Deck {
-    let path = shared_dir("TURNIER_DATA_DIR", "data").join("pokemon/decks/en/swsh4.json");
+    let path = kit::testing::shared::data_dir().join("pokemon/decks/en/swsh4.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|err| panic!("cannot read {} ({err})", path.display()));
     let decks: Value = serde_json::from_str(&text).expect("the theme decks are JSON");
@@ -689,7 +689,7 @@ fn deck_rule(script: &ScriptRef, deck: &Deck) -> Value {
     let result = RUNNER
         .deck_rule(script, deck.pile(), deck.cards_by_id(), None)
         .unwrap_or_else(|err| panic!("the deck rule runs: {err}"));
-    scripts::json::rule_result(&result)
+    proto::json::rule_result(&result)
 }
 
 /// The bullet lines right after `intro` in the guide.
@@ -796,7 +796,7 @@ fn the_guides_checklist_rule_reports_every_problem_at_once() {
         .deck_rule(&rule, short.pile(), cards_by_id, None)
         .expect("the deck rule runs");
     assert_eq!(
-        scripts::json::rule_result(&result),
+        proto::json::rule_result(&result),
         json!({"valid": false, "issues": [
             {"code": "too_few_cards", "message": "Use at least 10 different cards (found 4)."},
             {"code": "unknown_card", "message": "Unknown card 99XX999."},
@@ -832,7 +832,7 @@ fn the_guides_deck_set_rule_finds_zed_in_both_decks() {
         )
         .expect("the deck set rule runs");
     assert_eq!(
-        scripts::json::rule_result(&result),
+        proto::json::rule_result(&result),
         json!({"valid": false, "issues": [{"code": "shared_champion", "message": warning}]})
     );
 
@@ -846,7 +846,7 @@ fn the_guides_deck_set_rule_finds_zed_in_both_decks() {
         )
         .expect("the deck set rule runs");
     assert_eq!(
-        scripts::json::rule_result(&alone),
+        proto::json::rule_result(&alone),
         json!({"valid": true, "issues": []})
     );
 }

@@ -3,11 +3,10 @@
 //! of the two guides (`guide-rulesets.md`, `guide-calculators.md`), one test per rejected
 //! construct, and properties over arbitrary and mutated scripts.
 //!
-//! The spec folder is `TURNIER_SPEC_DIR`, else `../shared/spec` next to the repository. The pages
+//! The spec folder is `shared/spec` beside the repository (`kit::testing::shared`). The pages
 //! are read at test time, never copied into the repository; a missing folder fails the test.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
@@ -22,13 +21,6 @@ const PAGES: [(&str, usize); 5] = [
     ("guide-rulesets.md", 5),
     ("guide-calculators.md", 10),
 ];
-
-fn spec_dir() -> PathBuf {
-    std::env::var_os("TURNIER_SPEC_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec"),
-        PathBuf::from,
-    )
-}
 
 /// One ```js block of a spec page.
 #[derive(Debug, Clone)]
@@ -51,13 +43,13 @@ impl Example {
 fn examples() -> &'static [Example] {
     static EXAMPLES: OnceLock<Vec<Example>> = OnceLock::new();
     EXAMPLES.get_or_init(|| {
-        let dir = spec_dir().join("turny");
+        let dir = kit::testing::shared::spec_dir().join("turny");
         let mut all = Vec::new();
         for (page, expected) in PAGES {
             let path = dir.join(page);
             let text = std::fs::read_to_string(&path).unwrap_or_else(|error| {
                 panic!(
-                    "cannot read {} ({error}); set TURNIER_SPEC_DIR",
+                    "cannot read {} ({error}); set TURNIER_SHARED_DIR",
                     path.display()
                 )
             });

@@ -2,7 +2,7 @@
 //! leave out. Each query runs 500 times after 20 warm-up runs; the figures go to stdout as a
 //! table. Run with `cargo bench -p search --bench latency`.
 //!
-//! Data comes from `TURNIER_DATA_DIR`, else `../shared/data` next to the repository.
+//! Data comes from `shared/data` beside the repository (`kit::testing::shared`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

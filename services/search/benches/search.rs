@@ -1,7 +1,7 @@
 //! Search benchmarks on the real catalog: index build per game, and every example query of
 //! `reference-search-pokemon.md` (plus a few typical extras) on the full Pokémon catalog.
 //!
-//! Data comes from `TURNIER_DATA_DIR`, else `../shared/data` next to the repository.
+//! Data comes from `shared/data` beside the repository (`kit::testing::shared`).
 
 use std::hint::black_box;
 

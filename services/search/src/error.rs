@@ -1,5 +1,6 @@
 //! The search service's one error type and its mapping to `tonic::Status`.
 
+use kit::status::{Failure, ServiceError};
 use tonic::{Code, Status};
 
 use crate::domain::index::SearchError;
@@ -15,45 +16,41 @@ pub enum Error {
     MissingGame,
     /// The catalog could not be asked for the cards.
     #[error("the catalog did not answer: {0}")]
-    Catalog(String),
+    Catalog(#[from] ServiceError),
     /// Building the index or running the query did not finish: a bug.
     #[error("the search did not finish: {0}")]
     TaskFailed(#[from] tokio::task::JoinError),
 }
 
-impl From<Status> for Error {
-    /// A failed call to the catalog service.
-    fn from(status: Status) -> Self {
-        Error::Catalog(status.message().to_owned())
-    }
-}
-
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
-        match &err {
+        let failure = match &err {
             Error::Search(SearchError::Query(query)) => {
-                let details = serde_json::json!({ "position": query.position() });
-                kit::status::status(
-                    Code::InvalidArgument,
-                    "invalid_query",
-                    err.to_string(),
-                    Some(&details),
-                )
+                Failure::invalid_argument("invalid_query", err.to_string())
+                    .with_metadata("position", query.position())
+                    .with_violation("query", &err.to_string())
             }
-            Error::Search(SearchError::PageToken(_)) => kit::status::status(
-                Code::InvalidArgument,
-                "invalid_page_token",
-                err.to_string(),
-                None,
-            ),
-            Error::MissingGame => {
-                kit::status::status(Code::InvalidArgument, "unknown_game", err.to_string(), None)
+            Error::Search(SearchError::PageToken(_)) => {
+                Failure::invalid_argument("invalid_page_token", err.to_string())
+                    .with_violation("page_token", "not a token this service gave")
             }
-            Error::Catalog(_) => Status::unavailable(err.to_string()),
+            Error::MissingGame => Failure::invalid_argument("unknown_game", err.to_string())
+                .with_violation("game", "expected lor, pokemon or riftbound"),
+            Error::Catalog(cause) => {
+                tracing::warn!(error = %cause, "catalog unavailable");
+                // Whether a retry can help is the catalog's answer, passed on.
+                let code = if cause.is_retryable() {
+                    Code::Unavailable
+                } else {
+                    Code::Internal
+                };
+                Failure::new(code, "catalog_unavailable", "the catalog did not answer")
+            }
             Error::TaskFailed(_) => {
                 tracing::error!(error = %err, "internal error");
-                Status::internal("internal error")
+                Failure::internal()
             }
-        }
+        };
+        failure.into()
     }
 }

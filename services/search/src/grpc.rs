@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use catalog::client::PerCatalogVersion;
-use catalog::domain::Game;
-use proto::catalog::v1::ListSetsRequest;
+use clients::CatalogClient;
+use clients::catalog::PerCatalogVersion;
 use proto::search::v1 as pb;
 use proto::search::v1::search_service_server::{SearchService, SearchServiceServer};
 use tonic::{Request, Response, Status};
+use vocab::Game;
 
 use crate::domain::index::Index;
 use crate::error::Error;
@@ -21,27 +21,20 @@ pub struct Api {
 }
 
 impl Api {
-    /// Creates the service; it reads cards from the catalog at `catalog_url`.
-    pub fn new(catalog_url: &str) -> Result<Self, kit::client::ClientError> {
-        Ok(Self {
-            indexes: Arc::new(PerCatalogVersion::new(catalog_url)?),
-        })
+    /// Creates the service; it reads cards from `catalog`.
+    pub fn new(catalog: CatalogClient) -> Self {
+        Self {
+            indexes: Arc::new(PerCatalogVersion::new(catalog)),
+        }
     }
 
     /// Returns the index of `game` for the catalog's current version, building it if needed.
     #[tracing::instrument(skip(self))]
     pub async fn index(&self, game: Game) -> Result<Arc<Index>, Error> {
-        let catalog = self.indexes.catalog();
+        let catalog = self.indexes.catalog().clone();
         self.indexes
             .get(game, |cards| async move {
-                let sets = catalog
-                    .clone()
-                    .list_sets(ListSetsRequest {
-                        game: game.to_proto() as i32,
-                    })
-                    .await?
-                    .into_inner()
-                    .sets;
+                let sets = catalog.list_sets(game).await?;
                 Ok(tokio::task::spawn_blocking(move || Index::new(game, cards, &sets)).await?)
             })
             .await
@@ -50,7 +43,7 @@ impl Api {
     /// Runs a search request.
     #[tracing::instrument(skip_all, fields(game = request.game, query_chars = request.query.chars().count()))]
     pub async fn search(&self, request: pb::SearchRequest) -> Result<pb::SearchResponse, Error> {
-        let game = Game::from_proto(request.game).ok_or(Error::MissingGame)?;
+        let game = proto::game::from_wire(request.game).ok_or(Error::MissingGame)?;
         let index = self.index(game).await?;
         // Queries take up to a few milliseconds (a regex over every rules text): off the runtime.
         tokio::task::spawn_blocking(move || {
@@ -78,7 +71,7 @@ impl Api {
         &self,
         request: pb::ExplainQueryRequest,
     ) -> Result<pb::ExplainQueryResponse, Error> {
-        let game = Game::from_proto(request.game).ok_or(Error::MissingGame)?;
+        let game = proto::game::from_wire(request.game).ok_or(Error::MissingGame)?;
         let index = self.index(game).await?;
         let explanation = index
             .explain(&request.query)

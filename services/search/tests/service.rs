@@ -6,7 +6,7 @@ use proto::search::v1::SearchRequest;
 
 async fn search(api: &search::grpc::Api, query: &str) -> Vec<String> {
     api.search(SearchRequest {
-        game: Game::Riftbound.to_proto() as i32,
+        game: proto::game::to_wire(Game::Riftbound),
         query: query.to_owned(),
         page_size: 0,
         page_token: String::new(),
@@ -33,7 +33,8 @@ async fn the_index_is_rebuilt_when_the_catalog_version_changes() {
         .expect("save");
 
     let url = catalog::testing::serve(store.clone()).await;
-    let api = search::grpc::Api::new(&url).expect("a valid URL");
+    let api =
+        search::grpc::Api::new(clients::CatalogClient::connect_lazy(&url).expect("a valid URL"));
 
     assert_eq!(search(&api, "jinx").await, ["Jinx - Demolitionist"]);
 

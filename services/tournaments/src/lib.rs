@@ -1,17 +1,33 @@
-//! The tournaments service: the tournament engine, registration and deck submission.
+//! The tournaments service: the tournament engine, registration and deck submission
+//! (`turnier.tournaments.v1.TournamentService`).
 //!
-//! Its RPCs arrive with the issue that builds it; until then it serves only the gRPC health
-//! protocol and server reflection (added by `kit::server`).
+//! Today it owns the engine's rules (`domain`: standings, pairings, brackets, lobbies) and
+//! serves only the gRPC health protocol and server reflection; events, registration, rounds and
+//! deck submission, with their tables and the submission worker, arrive with the tournaments
+//! issue. It will call the decks service (deck codes and lists), the catalog (cards) and the
+//! scripts service (rulesets) through `clients`. Its callers are the CLI (`turnier tournament
+//! standings|pair`, the engine in process), and then the gateway and third parties.
 
 pub mod domain;
 pub mod grpc;
 
+use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
-/// The service this crate implements.
-pub const SERVICE: Service = Service::Tournaments;
+/// The tournaments service, as `turnier serve` mounts it.
+#[derive(Debug)]
+pub struct Tournaments;
 
-/// Adds this service's gRPC routes to a server's routes.
-pub fn mount(routes: &mut tonic::service::RoutesBuilder) {
-    routes.add_service(grpc::server());
+impl Mount for Tournaments {
+    const SERVICE: Service = Service::Tournaments;
+    type Settings = ();
+
+    fn mount(
+        routes: &mut tonic::service::RoutesBuilder,
+        _deps: &Deps,
+        (): &(),
+    ) -> Result<(), MountError> {
+        routes.add_service(grpc::server());
+        Ok(())
+    }
 }

@@ -1,3 +1,3 @@
-//! The games the platform serves: the one type every service shares, from `kit`.
+//! The games the platform serves: the one type every service shares, from `vocab`.
 
-pub use kit::game::{Game, UnknownGame};
+pub use vocab::{Game, UnknownGame};

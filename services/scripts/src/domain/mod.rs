@@ -5,6 +5,11 @@
 //!
 //! Nothing here does I/O or runs JavaScript: the sandbox (`crate::sandbox`) runs the prepared
 //! program and hands back the raw JSON the script produced.
+//!
+//! The normalized results are the `proto::scripts::v1` messages (`RuleResult`, `Dashboard`,
+//! `PoolFiltersPatch`), deliberately: the script result objects are the contract (their
+//! canonical JSON is what the scripting references document, and `proto::json` prints it), so
+//! normalization produces them directly instead of a parallel set of types that would drift.
 
 pub mod dashboard;
 pub mod js;

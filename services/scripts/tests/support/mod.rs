@@ -1,39 +1,18 @@
 //! What the scripts crate's tests and benches share: the spec pages and the real card data they
-//! read at run time (`TURNIER_SPEC_DIR`, `TURNIER_DATA_DIR`, else `shared/` beside the
-//! repository), and the decks built from them. The benches include this file with `#[path]`.
+//! read at run time (`kit::testing::shared`: `TURNIER_SHARED_DIR`, else `shared/` beside
+//! the repository), and the decks built from them. The benches include this file with `#[path]`.
 
 // Each test binary and bench uses a part of this module.
 #![allow(dead_code)]
 
 use std::collections::{HashSet, VecDeque};
-use std::path::PathBuf;
 
 use catalog::domain::Game;
 use serde_json::{Map, Value, json};
 
-/// The shared folder: `env` when set, else `shared/<name>` beside the repository.
-pub fn shared_dir(env: &str, name: &str) -> PathBuf {
-    std::env::var_os(env).map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared")
-                .join(name)
-        },
-        PathBuf::from,
-    )
-}
-
 /// A page of the Turny.gg spec; panics (fails the test) when the spec folder is missing.
 pub fn spec_page(name: &str) -> String {
-    let path = shared_dir("TURNIER_SPEC_DIR", "spec")
-        .join("turny")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|err| {
-        panic!(
-            "cannot read the spec page {} ({err}); set TURNIER_SPEC_DIR",
-            path.display()
-        )
-    })
+    kit::testing::shared::spec_page(name)
 }
 
 /// The body of the fenced block that opens with `fence` (a whole line, such as
@@ -58,10 +37,10 @@ pub fn default_calculator(tag: &str) -> String {
 
 /// Every card of `game` as the canonical JSON scripts see, in catalog order.
 pub fn cards(game: Game) -> Vec<Value> {
-    let dir = shared_dir("TURNIER_DATA_DIR", "data").join(game.name());
+    let dir = kit::testing::shared::data_dir().join(game.name());
     let files = catalog::import::read_sources(game, &dir).unwrap_or_else(|err| {
         panic!(
-            "cannot read the {game} card data in {} ({err}); set TURNIER_DATA_DIR",
+            "cannot read the {game} card data in {} ({err}); set TURNIER_SHARED_DIR",
             dir.display()
         )
     });

@@ -1,17 +1,12 @@
 //! What the search benchmarks share: the real catalog and the Pokémon example queries.
 //!
-//! Data comes from `TURNIER_DATA_DIR`, else `../shared/data` next to the repository.
-
-use std::path::PathBuf;
+//! Data comes from `shared/data` beside the repository (`kit::testing::shared`).
 
 use catalog::domain::{Game, Import};
 
 /// Imports one game's real card data.
 pub fn load(game: Game) -> Import {
-    let dir = std::env::var_os("TURNIER_DATA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
-        .join(game.name());
+    let dir = kit::testing::shared::data_dir().join(game.name());
     let files = catalog::import::read_sources(game, &dir).expect("the data folder is readable");
     catalog::import::convert(game, &files)
 }

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use catalog::domain::{Card, CardSet, Game};
-use proto::catalog::v1::CardPrinting;
+use proto::catalog::v1::{Card, CardPrinting, CardSet};
 use serde::Serialize;
+use vocab::Game;
 
 use super::compile::{Compiled, compile};
 use super::games::{self, CardDoc, FieldKey, GameSpec, SetRanks};

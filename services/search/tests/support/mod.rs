@@ -8,11 +8,9 @@ use std::sync::OnceLock;
 use catalog::domain::{Card, Game};
 use search::domain::Index;
 
-/// The data folder: `TURNIER_DATA_DIR`, else `../shared/data` next to the repository.
+/// The data folder: `shared/data` beside the repository (`kit::testing::shared`).
 pub fn data_dir() -> PathBuf {
-    std::env::var_os("TURNIER_DATA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+    kit::testing::shared::data_dir()
 }
 
 /// Builds the index of `game` from the real data.

@@ -12,7 +12,7 @@ use super::settings::{
     validate_tiebreakers,
 };
 
-pub use kit::game::Game;
+pub use vocab::Game;
 
 /// A stage format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

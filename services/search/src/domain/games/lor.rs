@@ -1,6 +1,6 @@
 //! Legends of Runeterra: `spec/turny/reference-search-lor.md`.
 
-use catalog::domain::Card;
+use proto::catalog::v1::Card;
 
 use super::{
     CardDoc, FieldDef, FieldKey, FieldKind, GameSpec, Normalize, PrintDoc, SetRanks, ShortcutDef,

@@ -6,7 +6,8 @@ pub mod lor;
 pub mod pokemon;
 pub mod riftbound;
 
-use catalog::domain::{Card, Game};
+use proto::catalog::v1::Card;
+use vocab::Game;
 
 use super::cost::EnergyMix;
 use super::text::{Bigrams, Folded, fold, name_keys};

@@ -1,6 +1,6 @@
 //! Pokémon TCG: `spec/turny/reference-search-pokemon.md`.
 
-use catalog::domain::Card;
+use proto::catalog::v1::Card;
 
 use super::field;
 use super::{

@@ -1,6 +1,6 @@
 //! Riftbound: `spec/turny/reference-search-riftbound.md`.
 
-use catalog::domain::Card;
+use proto::catalog::v1::Card;
 
 use super::field;
 use super::{

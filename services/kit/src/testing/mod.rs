@@ -1,11 +1,14 @@
 //! Helpers for the integration tests of every crate: a fresh database per test on the real
-//! PostgreSQL server or in an SQLite file, unique Redis key prefixes, and a throwaway
-//! `redis-server` that a test may restart.
+//! PostgreSQL server or in an SQLite file, unique Redis key prefixes, a throwaway
+//! `redis-server` that a test may restart, and the shared spec, data and vectors folder
+//! ([`shared`]). Compiled only with the `testing` feature, which only dev-dependencies enable.
 //!
 //! The servers come from `TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`)
 //! and `TEST_REDIS_URL` (default `redis://127.0.0.1:6379`). An unreachable server fails the
 //! test with a message saying which server and which variable; nothing is skipped.
 //! Everything a helper creates is removed when its guard is dropped.
+
+pub mod shared;
 
 use std::net::TcpListener;
 use std::path::PathBuf;

@@ -1,4 +1,5 @@
-//! The documented JSON of script results, for the gateway and the CLI.
+//! The documented JSON of script results, for the gateway, the CLI and anyone else who prints
+//! them: written from the messages alone, so no printer needs the scripts service's crate.
 //!
 //! The canonical proto3 JSON mapping (pbjson) leaves out empty lists, so an empty `issues` or a
 //! histogram with no buckets would lose a field the script references document as always
@@ -6,10 +7,8 @@
 //! require: `issues` of a rule result, `widgets` of a dashboard, and each widget kind's
 //! required lists (`buckets` and `labels`, `segments`, `columns` and `rows`).
 
-use proto::scripts::v1::{Dashboard, PoolFiltersPatch, RuleResult};
+use crate::scripts::v1::{Dashboard, PoolFiltersPatch, RuleResult};
 use serde_json::{Value, json};
-
-use crate::domain::safety::SafetyReport;
 
 /// `{"valid": bool, "issues": [{"code"?, "message"?, "metadata"?}]}`.
 pub fn rule_result(result: &RuleResult) -> Value {
@@ -59,11 +58,6 @@ pub fn patch(patch: Option<&PoolFiltersPatch>) -> Value {
     patch.map_or(Value::Null, to_value)
 }
 
-/// `{"safe": bool, "issues": [{"code", "message", "line", "column"}]}`.
-pub fn safety_report(report: &SafetyReport) -> Value {
-    json!(report)
-}
-
 fn to_value(message: &impl serde::Serialize) -> Value {
     // pbjson's serializers never fail on a message.
     serde_json::to_value(message).unwrap_or(Value::Null)
@@ -80,18 +74,30 @@ fn ensure(value: &mut Value, field: &str, empty: impl FnOnce() -> Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::dashboard as normalize_dashboard;
-    use crate::domain::rule_result::{self, Scope};
+    use crate::scripts::v1::{RuleIssue, Widget};
 
     #[test]
     fn a_passing_rule_keeps_an_empty_issue_list() {
-        let result = rule_result::normalize(Scope::Deck, Some(&json!(true)));
+        let result = RuleResult {
+            valid: Some(true),
+            issues: Vec::new(),
+        };
         assert_eq!(rule_result(&result), json!({"valid": true, "issues": []}));
+        assert_eq!(
+            rule_result(&RuleResult::default()),
+            json!({"valid": false, "issues": []})
+        );
     }
 
     #[test]
-    fn a_failing_rule_carries_the_fallback_message() {
-        let result = rule_result::normalize(Scope::Deck, Some(&json!(false)));
+    fn a_failing_rule_carries_its_issues() {
+        let result = RuleResult {
+            valid: Some(false),
+            issues: vec![RuleIssue {
+                message: Some("Saved deck rule rejected this deck.".to_owned()),
+                ..RuleIssue::default()
+            }],
+        };
         assert_eq!(
             rule_result(&result),
             json!({"valid": false, "issues": [{"message": "Saved deck rule rejected this deck."}]})
@@ -99,21 +105,46 @@ mod tests {
     }
 
     #[test]
+    fn a_verdict_names_its_card_first_or_carries_the_scripts_error() {
+        let passing = RuleResult {
+            valid: Some(true),
+            issues: Vec::new(),
+        };
+        let verdict = card_verdict(Some("sv2-11"), Ok(&passing));
+        assert_eq!(
+            verdict,
+            json!({"cardId": "sv2-11", "valid": true, "issues": []})
+        );
+        let keys: Vec<&String> = verdict.as_object().expect("an object").keys().collect();
+        assert_eq!(keys, ["cardId", "valid", "issues"]);
+        assert_eq!(
+            card_verdict(None, Err("boom")),
+            json!({"error": {"code": "script_error", "message": "boom"}})
+        );
+    }
+
+    #[test]
     fn empty_required_lists_are_written_and_optional_ones_are_not() {
-        let raw = json!({"widgets": [
-            {"kind": "histogram", "label": "Curve", "buckets": [], "labels": []},
-            {"kind": "table", "label": "T", "columns": [], "rows": []},
-            {"kind": "stat", "label": "S", "value": 3}
-        ]});
-        let value = dashboard(&normalize_dashboard::normalize(Some(&raw)));
+        let widget = |kind: &str| Widget {
+            kind: kind.to_owned(),
+            label: Some("W".to_owned()),
+            ..Widget::default()
+        };
+        let value = dashboard(&Dashboard {
+            widgets: vec![widget("histogram"), widget("table"), widget("stat")],
+        });
         let widgets = value["widgets"].as_array().expect("widgets");
         assert_eq!(widgets[0]["buckets"], json!([]));
         assert_eq!(widgets[0]["labels"], json!([]));
-        assert_eq!(widgets[0]["noData"], json!(true));
         assert_eq!(widgets[1]["columns"], json!([]));
         assert_eq!(widgets[1]["rows"], json!([]));
         assert!(widgets[1].get("columnKeys").is_none());
         assert!(widgets[2].get("buckets").is_none());
         assert_eq!(dashboard(&Dashboard::default()), json!({"widgets": []}));
+    }
+
+    #[test]
+    fn no_patch_is_null() {
+        assert_eq!(patch(None), Value::Null);
     }
 }

@@ -1,5 +1,5 @@
-//! The games the platform serves: one type for every service, its short name in URLs, on the
-//! command line, in JSON and in storage, and its protobuf enum value.
+//! The games the platform serves: one type for every service, and its short name in URLs, on
+//! the command line, in JSON and in storage. Its protobuf enum value is `proto`'s business.
 
 use std::fmt;
 use std::str::FromStr;
@@ -28,25 +28,6 @@ impl Game {
             Game::Lor => "lor",
             Game::Pokemon => "pokemon",
             Game::Riftbound => "riftbound",
-        }
-    }
-
-    /// Returns the protobuf enum value.
-    pub const fn to_proto(self) -> proto::common::v1::Game {
-        match self {
-            Game::Lor => proto::common::v1::Game::Lor,
-            Game::Pokemon => proto::common::v1::Game::Pokemon,
-            Game::Riftbound => proto::common::v1::Game::Riftbound,
-        }
-    }
-
-    /// Reads the protobuf enum value; `None` for unspecified or unknown values.
-    pub fn from_proto(value: i32) -> Option<Game> {
-        match proto::common::v1::Game::try_from(value).ok()? {
-            proto::common::v1::Game::Lor => Some(Game::Lor),
-            proto::common::v1::Game::Pokemon => Some(Game::Pokemon),
-            proto::common::v1::Game::Riftbound => Some(Game::Riftbound),
-            proto::common::v1::Game::Unspecified => None,
         }
     }
 }
@@ -78,11 +59,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_game_round_trips_through_its_name_json_and_the_proto_enum() {
+    fn every_game_round_trips_through_its_name_and_json() {
         for game in Game::ALL {
             assert_eq!(game.name().parse::<Game>(), Ok(game));
             assert_eq!(game.to_string(), game.name());
-            assert_eq!(Game::from_proto(game.to_proto() as i32), Some(game));
             let json = serde_json::to_value(game).unwrap();
             assert_eq!(json, serde_json::Value::String(game.name().to_owned()));
             assert_eq!(serde_json::from_value::<Game>(json).unwrap(), game);
@@ -91,7 +71,5 @@ mod tests {
             "chess".parse::<Game>(),
             Err(UnknownGame("chess".to_owned()))
         );
-        assert_eq!(Game::from_proto(0), None);
-        assert_eq!(Game::from_proto(99), None);
     }
 }

@@ -1,0 +1,27 @@
+//! One typed client per Turnier service: what the gateway, every service that calls another,
+//! and the command-line tools use to reach a service, so that there is one way to do it.
+//!
+//! Each client wraps the generated tonic client on a traced channel ([`kit::client`]: calls
+//! carry the caller's trace context, DNS names are balanced over every pod), and gives every
+//! call the same treatment ([`call`]): a deadline, a decode limit fit for the service's
+//! answers, and retries with backoff for idempotent calls only, when the error says a retry
+//! can help. Errors come back as [`ServiceError`], the rich error model read back into a typed
+//! value (reason, metadata, field violations, whether a retry can help), never a bare status.
+//!
+//! The catalog's client also keeps what other services build from a whole catalog
+//! ([`catalog::PerCatalogVersion`]), since that cache is about reading the catalog. The
+//! tournaments and calculators services get their clients with their first RPCs.
+
+pub mod call;
+pub mod catalog;
+pub mod decks;
+pub mod scripts;
+pub mod search;
+
+pub use call::CallOptions;
+pub use catalog::CatalogClient;
+pub use decks::DecksClient;
+pub use kit::client::ClientError;
+pub use kit::status::{ServiceError, Violation};
+pub use scripts::ScriptsClient;
+pub use search::SearchClient;
