@@ -1,4 +1,8 @@
-//! The architecture's rules, checked against the code itself.
+//! The architecture's rules, checked against the code itself: the crate boundaries of
+//! `DESIGN.md` ([`crate_edges`]) and no import loop between sibling modules
+//! ([`module_loops`]). Nothing here starts a binary.
 
 #[path = "architecture/crate_edges.rs"]
 mod crate_edges;
+#[path = "architecture/module_loops.rs"]
+mod module_loops;

@@ -7,6 +7,7 @@
 use serde_json::{Map, Value, json};
 
 use super::card::Card;
+use super::card_lists::copy_limit_out_of_range;
 use super::check::Deck;
 use super::error::{InvalidDeck, Problem, item};
 use super::json::{Object, parse_document};
@@ -71,10 +72,7 @@ fn read_deck(value: &Value) -> Result<Deck, InvalidDeck> {
                 .ok()
                 .and_then(CopyLimit::new)
                 .ok_or_else(|| {
-                    InvalidDeck::new(
-                        entry.path("copyLimit"),
-                        super::rules::copy_limit_out_of_range(limit),
-                    )
+                    InvalidDeck::new(entry.path("copyLimit"), copy_limit_out_of_range(limit))
                 })?;
             card = card.with_copy_limit(limit);
         }

@@ -7,6 +7,7 @@
 //! gRPC, HTTP and CLI shapes around a [`Report`] are the callers' concern.
 
 mod card;
+mod card_lists;
 mod check;
 mod day;
 mod deck_json;
@@ -19,14 +20,13 @@ mod taboo;
 mod values;
 
 pub use card::Card;
+pub use card_lists::MAX_LISTED_CARDS;
 pub use check::{Deck, DeckEntry};
 pub use day::{Day, DayOutOfRange, InvalidMoment, parse_moment};
 pub use error::{InvalidDeck, Problem, Subject};
 pub use json::{MAX_JSON_BYTES, MAX_JSON_DEPTH};
 pub use report::{CardReport, Issue, IssueCode, Report, TabooListRef};
-pub use rules::{
-    DEFAULT_MIN_SIZE, Format, FormatBuilder, MAX_DECK_SIZE, MAX_LISTED_CARDS, MAX_TABOO_LISTS,
-};
+pub use rules::{DEFAULT_MIN_SIZE, Format, FormatBuilder, MAX_DECK_SIZE, MAX_TABOO_LISTS};
 pub use ruling::{Authority, CardRuling, Ruling};
 pub use taboo::{TabooList, TabooListBuilder};
 pub use values::{

@@ -6,7 +6,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::error::{InvalidDeck, Problem, entry, item};
+use super::card_lists::{
+    collect_banned, collect_restricted, copy_limit, copy_limit_out_of_range, too_many,
+};
+use super::error::{InvalidDeck, Problem, item};
 use super::taboo::TabooList;
 use super::values::{CardId, CopyLimit, FormatCode, Name};
 
@@ -14,8 +17,6 @@ use super::values::{CardId, CopyLimit, FormatCode, Name};
 pub const MAX_DECK_SIZE: u32 = 100_000;
 /// A format's `min_size` when it sets none.
 pub const DEFAULT_MIN_SIZE: u32 = 1;
-/// The most cards a `banned` list, or a `restricted` one, may name.
-pub const MAX_LISTED_CARDS: usize = 10_000;
 /// The most taboo lists a format may have.
 pub const MAX_TABOO_LISTS: usize = 100;
 
@@ -32,9 +33,9 @@ pub struct Format {
     /// At least `min_size` and 1, at most [`MAX_DECK_SIZE`]; `None` for no limit.
     max_size: Option<u32>,
     copies: CopyLimit,
-    /// At most [`MAX_LISTED_CARDS`]; a set, so each card once.
+    /// At most [`super::MAX_LISTED_CARDS`]; a set, so each card once.
     banned: BTreeSet<CardId>,
-    /// At most [`MAX_LISTED_CARDS`]; a map, so each card once.
+    /// At most [`super::MAX_LISTED_CARDS`]; a map, so each card once.
     restricted: BTreeMap<CardId, CopyLimit>,
     /// At most [`MAX_TABOO_LISTS`], sorted by day, oldest first, with no code or day twice;
     /// the order lets [`Format::taboo_list_on`] search by day.
@@ -222,53 +223,6 @@ fn in_range(field: &str, value: i128, min: u64, max: u64) -> Result<u32, Invalid
     }
 }
 
-/// Returns the copy limit of a number given as any integer, or `None` outside 1 to 999.
-fn copy_limit(copies: i128) -> Option<CopyLimit> {
-    u64::try_from(copies).ok().and_then(CopyLimit::new)
-}
-
-/// Returns the problem of a copy limit outside 1 to 999.
-pub(crate) fn copy_limit_out_of_range(found: i128) -> Problem {
-    Problem::OutOfRange {
-        min: u64::from(CopyLimit::MIN),
-        max: u64::from(CopyLimit::MAX),
-        found,
-    }
-}
-
-/// Checks a list of banned cards: each once, up to 10 000.
-pub(crate) fn collect_banned(
-    field: &str,
-    cards: Vec<CardId>,
-) -> Result<BTreeSet<CardId>, InvalidDeck> {
-    too_many(field, cards.len(), MAX_LISTED_CARDS)?;
-    let mut banned = BTreeSet::new();
-    for (index, card) in cards.into_iter().enumerate() {
-        if !banned.insert(card) {
-            return Err(InvalidDeck::new(item(field, index), Problem::Repeated));
-        }
-    }
-    Ok(banned)
-}
-
-/// Checks a list of restricted cards: each once with 1 to 999 copies, up to 10 000.
-pub(crate) fn collect_restricted(
-    field: &str,
-    cards: Vec<(CardId, i128)>,
-) -> Result<BTreeMap<CardId, CopyLimit>, InvalidDeck> {
-    too_many(field, cards.len(), MAX_LISTED_CARDS)?;
-    let mut restricted = BTreeMap::new();
-    for (card, copies) in cards {
-        let field = entry(field, card.as_str());
-        let limit = copy_limit(copies)
-            .ok_or_else(|| InvalidDeck::new(&field, copy_limit_out_of_range(copies)))?;
-        if restricted.insert(card, limit).is_some() {
-            return Err(InvalidDeck::new(field, Problem::Repeated));
-        }
-    }
-    Ok(restricted)
-}
-
 fn collect_taboo_lists(mut lists: Vec<TabooList>) -> Result<Vec<TabooList>, InvalidDeck> {
     too_many("taboo_lists", lists.len(), MAX_TABOO_LISTS)?;
     let mut codes = BTreeSet::new();
@@ -289,13 +243,6 @@ fn collect_taboo_lists(mut lists: Vec<TabooList>) -> Result<Vec<TabooList>, Inva
     }
     lists.sort_by_key(TabooList::effective_from);
     Ok(lists)
-}
-
-fn too_many(field: &str, found: usize, max: usize) -> Result<(), InvalidDeck> {
-    if found > max {
-        return Err(InvalidDeck::new(field, Problem::TooMany { max, found }));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

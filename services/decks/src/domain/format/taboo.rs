@@ -6,9 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::card_lists::{collect_banned, collect_restricted};
 use super::day::Day;
 use super::error::InvalidDeck;
-use super::rules::{collect_banned, collect_restricted};
 use super::values::{CardId, CopyLimit, TabooListCode};
 
 /// Cards banned or restricted from a day on.
