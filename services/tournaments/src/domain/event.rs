@@ -91,10 +91,24 @@ struct EntryJson {
     late_loss: bool,
 }
 
-impl TryFrom<EntryJson> for Entry {
-    type Error = String;
+/// An entry whose members do not describe a match, a bye or a late loss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    /// An entry with `games` does not name two players.
+    #[error("a match has 2 players, not {0}")]
+    MatchNotOfTwo(usize),
+    /// A bye or a late loss does not name one player.
+    #[error("a bye or a late loss has 1 player, not {0}")]
+    ByeOrLateLossNotOfOne(usize),
+    /// The entry has none of `games`, `bye` and `late_loss`, or more than one.
+    #[error("an entry is a match with `games`, a `bye` or a `late_loss`")]
+    NotOneKind,
+}
 
-    fn try_from(json: EntryJson) -> Result<Self, String> {
+impl TryFrom<EntryJson> for Entry {
+    type Error = EntryError;
+
+    fn try_from(json: EntryJson) -> Result<Self, EntryError> {
         let EntryJson {
             mut players,
             games,
@@ -110,13 +124,13 @@ impl TryFrom<EntryJson> for Entry {
                     games,
                 })
             }
-            (Some(_), false, false, n) => Err(format!("a match has 2 players, not {n}")),
+            (Some(_), false, false, n) => Err(EntryError::MatchNotOfTwo(n)),
             (None, true, false, 1) => Ok(Self::Bye(players.pop().expect("one player"))),
             (None, false, true, 1) => Ok(Self::LateLoss(players.pop().expect("one player"))),
             (None, true, false, n) | (None, false, true, n) => {
-                Err(format!("a bye or a late loss has 1 player, not {n}"))
+                Err(EntryError::ByeOrLateLossNotOfOne(n))
             }
-            _ => Err("an entry is a match with `games`, a `bye` or a `late_loss`".to_owned()),
+            _ => Err(EntryError::NotOneKind),
         }
     }
 }

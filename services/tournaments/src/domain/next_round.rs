@@ -223,7 +223,7 @@ impl StageConfig {
             }
             Format::CumulativePoints | Format::ThresholdWin => Err(NextRoundError::Stage(format!(
                 "setting `format` is `{}`, a free-for-all format: its event lists `matches` of lobbies, not `rounds`",
-                format_name(self.format)
+                self.format
             ))),
         }
     }
@@ -310,7 +310,7 @@ impl StageConfig {
             merged.insert(name.clone(), value.clone());
         }
         serde_json::from_value(Value::Object(merged)).map_err(|err| {
-            NextRoundError::Stage(format!("a `{}` stage: {err}", format_name(self.format)))
+            NextRoundError::Stage(format!("a `{}` stage: {err}", self.format))
         })
     }
 }
@@ -347,14 +347,6 @@ fn tables(
             group,
         })
         .collect()
-}
-
-/// The format's name in JSON.
-fn format_name(format: Format) -> String {
-    serde_json::to_value(format)
-        .ok()
-        .and_then(|value| value.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
