@@ -22,8 +22,9 @@ use tournaments::domain::defaults::Format;
 use tournaments::domain::free_for_all::{self, FreeForAllEvent};
 use tournaments::domain::next_round::{self, NextRoundError, StageConfig};
 use tournaments::domain::round_robin::RoundRobinError;
+use tournaments::domain::standings;
 use tournaments::domain::swiss::PairingError;
-use tournaments::domain::{Event, standings};
+use tournaments::offline::{self, EventFile};
 
 /// `turnier tournament …`
 #[derive(Debug, Subcommand)]
@@ -88,34 +89,29 @@ fn answer(command: TournamentCommand) -> Result<String, Failure> {
         .read_to_string(&mut input)
         .context("cannot read the event on stdin")
         .map_err(|err| Failure::new("invalid_event", err))?;
-    let value: Value = serde_json::from_str(&input)
-        .context("the event is not JSON")
-        .map_err(|err| Failure::new("invalid_event", err))?;
     let printed = match command {
-        TournamentCommand::Standings => standings_json(value)?,
-        TournamentCommand::Pair { stage } => pair_json(value, stage.as_deref())?,
+        TournamentCommand::Standings => standings_json(&input)?,
+        TournamentCommand::Pair { stage } => {
+            let value = offline::parse_event(&input).map_err(invalid_event)?;
+            pair_json(value, stage.as_deref())?
+        }
     };
     Ok(printed.to_string())
 }
 
-/// Tells whether an input is a free-for-all event (it lists `matches` of lobbies).
-fn is_free_for_all(value: &Value) -> bool {
-    value.get("matches").is_some()
-}
-
-fn standings_json(value: Value) -> Result<Value, Failure> {
-    if is_free_for_all(&value) {
-        let event = free_for_all_event(value)?;
-        let table = free_for_all::standings(&event).map_err(invalid_event)?;
-        let mut printed = json!({"standings": table});
-        if event.format == Format::ThresholdWin {
-            let lobbies = free_for_all::threshold_winners(&event).map_err(invalid_event)?;
-            printed["lobbies"] = json!(lobbies);
+fn standings_json(input: &str) -> Result<Value, Failure> {
+    match offline::read_event_file(input).map_err(invalid_event)? {
+        EventFile::OneOnOne(event) => Ok(json!(standings(&event))),
+        EventFile::FreeForAll(event) => {
+            let table = free_for_all::standings(&event).map_err(invalid_event)?;
+            let mut printed = json!({"standings": table});
+            if event.format == Format::ThresholdWin {
+                let lobbies = free_for_all::threshold_winners(&event).map_err(invalid_event)?;
+                printed["lobbies"] = json!(lobbies);
+            }
+            Ok(printed)
         }
-        return Ok(printed);
     }
-    let event = Event::from_value(value).map_err(invalid_event)?;
-    Ok(json!(standings(&event)))
 }
 
 fn pair_json(mut value: Value, stage: Option<&str>) -> Result<Value, Failure> {
@@ -126,7 +122,7 @@ fn pair_json(mut value: Value, stage: Option<&str>) -> Result<Value, Failure> {
         Some(stage) => Some(read_stage(stage)?),
         None => in_input,
     };
-    if is_free_for_all(&value) {
+    if offline::is_free_for_all(&value) {
         let seed = match stage {
             Some(stage) => {
                 StageConfig::from_value(with_format_of(stage, &value))
@@ -148,7 +144,7 @@ fn pair_json(mut value: Value, stage: Option<&str>) -> Result<Value, Failure> {
         )
     })?;
     let stage = StageConfig::from_value(stage).map_err(|err| Failure::new("invalid_stage", err))?;
-    let event = Event::from_value(value).map_err(invalid_event)?;
+    let event = offline::event_from(value).map_err(invalid_event)?;
     let next = stage.next_round(&event).map_err(cannot_pair)?;
     Ok(json!(next))
 }
@@ -178,7 +174,7 @@ fn with_format_of(mut stage: Value, event: &Value) -> Value {
 }
 
 fn free_for_all_event(value: Value) -> Result<FreeForAllEvent, Failure> {
-    FreeForAllEvent::from_value(value).map_err(invalid_event)
+    offline::free_for_all_event_from(value).map_err(invalid_event)
 }
 
 fn invalid_event(err: impl Into<anyhow::Error>) -> Failure {

@@ -5,6 +5,7 @@
 
 pub mod domain;
 pub mod grpc;
+pub mod offline;
 
 use kit::services::Service;
 

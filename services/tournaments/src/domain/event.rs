@@ -3,7 +3,9 @@
 //! file.
 //!
 //! An [`Event`] only holds results. Standings are computed in [`super::standings`]; what the
-//! settings mean is described in [`super::settings`].
+//! settings mean is described in [`super::settings`]. Reading the event file's text (and the
+//! errors its JSON gets) is the crate's `offline` module; [`Event::validate`] is the check it
+//! ends with.
 
 use serde::{Deserialize, Serialize};
 
@@ -178,12 +180,9 @@ pub struct Event {
     pub rounds: Vec<Round>,
 }
 
-/// An event file that cannot be used.
+/// An event whose players or rounds do not fit together, or whose settings are refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EventError {
-    /// The JSON does not have the event file's shape.
-    #[error("the event is not valid JSON of an event: {0}")]
-    Json(String),
     /// A setting is refused.
     #[error(transparent)]
     Settings(#[from] SettingsError),
@@ -218,21 +217,6 @@ pub enum EventError {
 }
 
 impl Event {
-    /// Reads an event file and checks it: settings, unique players, and rounds that only name
-    /// registered players, each at most once.
-    pub fn from_json(json: &str) -> Result<Self, EventError> {
-        let value = serde_json::from_str(json).map_err(|err| EventError::Json(err.to_string()))?;
-        Self::from_value(value)
-    }
-
-    /// Reads an event file already parsed as JSON and checks it, as [`Event::from_json`].
-    pub fn from_value(value: serde_json::Value) -> Result<Self, EventError> {
-        let event: Self =
-            serde_json::from_value(value).map_err(|err| EventError::Json(err.to_string()))?;
-        event.validate()?;
-        Ok(event)
-    }
-
     /// Checks the settings, that ids are unique, and that each round names registered players,
     /// each at most once.
     pub fn validate(&self) -> Result<(), EventError> {
@@ -304,10 +288,15 @@ mod tests {
         "bye_handling": "full_points", "tiebreakers": ["buchholz"],
         "match_win_formula": null, "opponent_match_win_floor": null, "game_win_floor": null}"#;
 
+    fn json(players: &str, rounds: &str) -> String {
+        format!("{{{SETTINGS}, \"players\": {players}, \"rounds\": {rounds}}}")
+    }
+
+    /// Reads an event of the event file's shape, and checks it.
     fn event(players: &str, rounds: &str) -> Result<Event, EventError> {
-        Event::from_json(&format!(
-            "{{{SETTINGS}, \"players\": {players}, \"rounds\": {rounds}}}"
-        ))
+        let event: Event =
+            serde_json::from_str(&json(players, rounds)).expect("the shape of an event");
+        event.validate().map(|()| event)
     }
 
     const PLAYERS: &str = r#"[{"id": "Ana", "seed": 1}, {"id": "Ben", "seed": 2},
@@ -344,10 +333,10 @@ mod tests {
 
     #[test]
     fn refuses_a_match_with_three_players() {
-        let err = event(
+        let err = serde_json::from_str::<Event>(&json(
             PLAYERS,
             r#"[[{"players": ["Ana", "Ben", "Eli"], "games": [2, 0]}]]"#,
-        )
+        ))
         .unwrap_err();
         assert!(err.to_string().contains("2 players"), "{err}");
     }

@@ -309,9 +309,8 @@ impl StageConfig {
             }
             merged.insert(name.clone(), value.clone());
         }
-        serde_json::from_value(Value::Object(merged)).map_err(|err| {
-            NextRoundError::Stage(format!("a `{}` stage: {err}", self.format))
-        })
+        serde_json::from_value(Value::Object(merged))
+            .map_err(|err| NextRoundError::Stage(format!("a `{}` stage: {err}", self.format)))
     }
 }
 
@@ -352,25 +351,28 @@ fn tables(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::Tiebreaker;
+    use crate::domain::{ByeHandling, Player, Points, ScoringSettings, Tiebreaker};
 
-    fn event(players: usize) -> Event {
-        let players: Vec<Value> = (1..=players)
-            .map(|seed| json!({"id": format!("P{seed}"), "seed": seed}))
-            .collect();
-        Event::from_json(
-            &json!({
-                "settings": {"points": {"win": 3, "draw": 1, "loss": 0, "bye": 3},
-                             "bye_handling": "full_points",
-                             "tiebreakers": ["opponent_match_win_percentage"],
-                             "match_win_formula": null,
-                             "opponent_match_win_floor": null, "game_win_floor": null},
-                "players": players,
-                "rounds": []
-            })
-            .to_string(),
-        )
-        .expect("an event")
+    fn event(players: u32) -> Event {
+        Event {
+            settings: ScoringSettings {
+                points: Points::three_one_zero(),
+                bye_handling: ByeHandling::FullPoints,
+                tiebreakers: vec![Tiebreaker::OpponentMatchWinPercentage],
+                match_win_formula: None,
+                opponent_match_win_floor: None,
+                game_win_floor: None,
+            },
+            players: (1..=players)
+                .map(|seed| Player {
+                    id: PlayerId(format!("P{seed}")),
+                    seed,
+                    rating: None,
+                    dropped: false,
+                })
+                .collect(),
+            rounds: Vec::new(),
+        }
     }
 
     fn config(value: Value) -> StageConfig {
