@@ -126,7 +126,7 @@ pub struct SwissSettings {
     /// How round 1 is ordered before it is paired.
     pub first_round_seeding: SeedingMethod,
     /// With late entry on, the last round (from 1) a player may still join through.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub late_entry_through_round: Option<u32>,
 }
 

@@ -16,6 +16,7 @@ pub mod next_round;
 pub mod random;
 pub mod round_robin;
 pub mod settings;
+pub mod stage_config;
 pub mod stages;
 pub mod standings;
 pub mod swiss;
@@ -23,6 +24,9 @@ pub mod swiss;
 pub use event::{Entry, Event, EventError, Player, PlayerId, Round};
 pub use settings::{
     ByeHandling, MatchWinFormula, Points, ScoringSettings, SettingsError, Tiebreaker,
+};
+pub use stage_config::{
+    EliminationStage, FreeForAllFormat, RoundRobinStage, StageConfig, StageSettings,
 };
 pub use standings::{Record, Rounded, Standing, Standings, standings};
 
