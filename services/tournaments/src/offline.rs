@@ -587,4 +587,379 @@ mod tests {
                 .contains("setting `format` is missing")
         );
     }
+
+    /// The message the tool prints for an input of `pair`: the error and its sources.
+    fn pair_message(event: &str, stage: Option<&str>) -> String {
+        let err = read_pair_input(event, stage).expect_err("refused");
+        let mut message = err.to_string();
+        let mut source = std::error::Error::source(&err);
+        while let Some(cause) = source {
+            message.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        message
+    }
+
+    fn stage_message(stage: Value) -> String {
+        pair_message(&event_json(8), Some(&stage.to_string()))
+    }
+
+    #[test]
+    fn refuses_event_files_naming_what_is_wrong() {
+        let message = |text: &str| read_event_file(text).expect_err("refused").to_string();
+        assert_eq!(message("{"), "the event is not JSON");
+        assert!(matches!(
+            read_event_file("{"),
+            Err(EventFileError::NotJson(_))
+        ));
+        assert_eq!(
+            message(r#"{"players": []}"#),
+            "the event is not valid JSON of an event: missing field `settings`"
+        );
+        let mut extra: Value = serde_json::from_str(&event_json(2)).expect("JSON");
+        extra["stage"] = json!({"format": "swiss"});
+        assert!(
+            message(&extra.to_string()).starts_with(
+                "the event is not valid JSON of an event: unknown field `stage`, expected one of"
+            ),
+            "standings reads no stage config"
+        );
+        let three = event_json(3).replace(
+            r#""rounds":[]"#,
+            r#""rounds":[[{"players":["P1","P2","P3"],"games":[2,0]}]]"#,
+        );
+        assert_eq!(
+            message(&three),
+            "the event is not valid JSON of an event: a match has 2 players, not 3"
+        );
+        let twice = event_json(2).replace(r#""id":"P2""#, r#""id":"P1""#);
+        assert!(matches!(
+            read_event_file(&twice),
+            Err(EventFileError::Event(EventError::DuplicatePlayer(_)))
+        ));
+        assert_eq!(message(&twice), "player `P1` is registered twice");
+        assert_eq!(
+            message(r#"{"format": "knockout", "players": [], "matches": []}"#),
+            "the event is not valid JSON of a free-for-all event: unknown variant `knockout`, expected one of `single_elimination`, `double_elimination`, `round_robin`, `swiss`, `cumulative_points`, `threshold_win`"
+        );
+        assert_eq!(
+            message(r#"{"format": "swiss", "players": [], "matches": []}"#),
+            "setting `format` is `Swiss`, which is not a free-for-all format"
+        );
+    }
+
+    #[test]
+    fn a_free_for_all_event_takes_riftbound_defaults_for_the_settings_it_leaves_out() {
+        let event = read_free_for_all_event(
+            r#"{"format": "cumulative_points", "settings": {"matches": 5},
+                "players": [], "matches": []}"#,
+        )
+        .expect("an event");
+        let defaults = GameDefaults::of(Game::Riftbound)
+            .free_for_all
+            .expect("Riftbound has free-for-all");
+        assert_eq!(event.settings.matches, 5);
+        assert_eq!(event.settings.placement_points, defaults.placement_points);
+        let Ok(EventFile::FreeForAll(without)) =
+            read_event_file(r#"{"format": "threshold_win", "players": [], "matches": []}"#)
+        else {
+            panic!("a free-for-all event");
+        };
+        assert_eq!(without.settings, defaults);
+    }
+
+    #[test]
+    fn refuses_stage_configs_naming_what_is_wrong() {
+        let event = event_json(8);
+        assert_eq!(
+            pair_message(&event, None),
+            r#"no stage config: pass --stage '{"format": "swiss"}' or a "stage" member in the input"#
+        );
+        assert_eq!(
+            pair_message(&event, Some("/no/such/stage.json")),
+            "cannot read the stage config /no/such/stage.json: No such file or directory (os error 2)"
+        );
+        assert_eq!(
+            pair_message(&event, Some(r#"{"format": "swiss","#)),
+            "the stage config is not JSON: EOF while parsing a value at line 1 column 19"
+        );
+        assert_eq!(
+            read_stage_config("[1]", &scoring())
+                .expect_err("refused")
+                .to_string(),
+            "the stage config is refused: a stage config is a JSON object"
+        );
+        // `--stage` is inline JSON only when it starts with `{`.
+        assert_eq!(
+            pair_message(&event, Some("[1]")),
+            "cannot read the stage config [1]: No such file or directory (os error 2)"
+        );
+        for (stage, message) in [
+            (json!({"rounds": 3}), "setting `format` is missing"),
+            (
+                json!({"format": null}),
+                "setting `format`: invalid type: null, expected string or map",
+            ),
+            (
+                json!({"format": "swiss", "seed": -1}),
+                "setting `seed` must be a whole number: invalid value: integer `-1`, expected u64",
+            ),
+            (
+                json!({"format": "swiss", "prior_stage": "P1"}),
+                "setting `prior_stage` must list player ids: invalid type: string \"P1\", expected a sequence",
+            ),
+            (
+                json!({"format": "single_elimination", "early_cutoff": "x"}),
+                "setting `early_cutoff` is the number of top placements to decide: invalid type: string \"x\", expected u32",
+            ),
+            (
+                json!({"format": "round_robin", "grouping": {"teams": 2}}),
+                "setting `grouping` is {\"groups\": n} or {\"players_per_group\": n}: unknown variant `teams`, expected `groups` or `players_per_group`",
+            ),
+            (
+                json!({"format": "round_robin", "points": {}}),
+                "setting `points` comes from the event's `settings`, not from the stage config",
+            ),
+            (
+                json!({"format": "single_elimination", "allow_byes": "yes"}),
+                "a `single_elimination` stage: invalid type: string \"yes\", expected a boolean",
+            ),
+            (
+                json!({"format": "round_robin", "rounds": 1}),
+                "a `round_robin` stage: unknown field `rounds`, expected one of `points`, `tiebreakers`, `cycles`",
+            ),
+            (
+                json!({"format": "double_elimination", "third_place_match": true}),
+                "setting `third_place_match` only applies to single elimination",
+            ),
+        ] {
+            assert_eq!(
+                stage_message(stage.clone()),
+                format!("the stage config is refused: {message}"),
+                "{stage}"
+            );
+        }
+        // A Swiss or round-robin setting a stage cannot run with has never said "refused".
+        assert_eq!(
+            stage_message(json!({"format": "swiss", "rounds": 0})),
+            "setting `rounds` must be at least 1"
+        );
+        // The event's tiebreakers are the round robin's, and OMW% is Swiss only.
+        assert!(matches!(
+            read_stage_config(r#"{"format": "round_robin"}"#, &scoring()),
+            Err(StageConfigError::Refused(
+                SettingsError::TiebreakerNotInRoundRobin(
+                    crate::domain::Tiebreaker::OpponentMatchWinPercentage
+                )
+            ))
+        ));
+    }
+
+    #[test]
+    fn names_the_first_bad_setting_in_the_order_serde_visits_them() {
+        let first_refused = |stage: &str| {
+            read_stage_config(stage, &scoring())
+                .expect_err("refused")
+                .to_string()
+        };
+        // Given settings replace their defaults in place; the others come after every default,
+        // in the config's order.
+        assert!(
+            first_refused(r#"{"bogus": 1, "late_entry_through_round": "x", "format": "swiss"}"#)
+                .contains("unknown field `bogus`")
+        );
+        assert!(
+            first_refused(r#"{"late_entry_through_round": "x", "bogus": 1, "format": "swiss"}"#)
+                .contains("invalid type: string \"x\"")
+        );
+        assert!(
+            first_refused(r#"{"bogus": 1, "rounds": "x", "format": "swiss"}"#)
+                .contains("invalid type: string \"x\"")
+        );
+        // Reading `format` moves the last member into its place.
+        assert!(
+            first_refused(r#"{"format": "swiss", "bogus": 1, "late_entry_through_round": "x"}"#)
+                .contains("invalid type: string \"x\"")
+        );
+    }
+
+    #[test]
+    fn reads_the_event_before_the_settings_of_its_stage() {
+        let mut bad_event: Value = serde_json::from_str(&event_json(8)).expect("JSON");
+        bad_event["settings"]["game_win_floor"] = 2.into();
+        let bad_event = bad_event.to_string();
+        // The format, seed and prior stage are read first, the settings after the event.
+        assert!(matches!(
+            read_pair_input(&bad_event, Some(r#"{"format": "knockout"}"#)),
+            Err(PairInputError::Stage(StageConfigError::UnknownFormat(_)))
+        ));
+        assert!(matches!(
+            read_pair_input(&bad_event, Some(r#"{"format": "swiss", "bogus": 1}"#)),
+            Err(PairInputError::Event(EventFileError::Event(_)))
+        ));
+    }
+
+    #[test]
+    fn reads_the_stage_config_from_the_input_unless_one_is_passed() {
+        let mut event: Value = serde_json::from_str(&event_json(8)).expect("JSON");
+        event["stage"] = json!({"format": "swiss", "seed": 3});
+        let Ok(PairInput::OneOnOne { stage, .. }) = read_pair_input(&event.to_string(), None)
+        else {
+            panic!("a one-on-one event");
+        };
+        assert_eq!(stage.seed, 3);
+        let Ok(PairInput::OneOnOne { stage, .. }) = read_pair_input(
+            &event.to_string(),
+            Some(r#"{"format": "single_elimination"}"#),
+        ) else {
+            panic!("a one-on-one event");
+        };
+        assert_eq!(stage.settings.format(), Format::SingleElimination);
+        assert_eq!(stage.seed, 0);
+    }
+
+    #[test]
+    fn a_free_for_all_stage_config_gives_only_the_seed() {
+        let event = r#"{"format": "cumulative_points", "players": [], "matches": []}"#;
+        let seed = |stage: Option<&str>| match read_pair_input(event, stage) {
+            Ok(PairInput::FreeForAll { seed, .. }) => seed,
+            other => panic!("a free-for-all input: {other:?}"),
+        };
+        assert_eq!(seed(None), 0);
+        assert_eq!(seed(Some(r#"{"seed": 7}"#)), 7);
+        // The format may be left out; the other members are not read.
+        assert_eq!(seed(Some(r#"{"seed": 7, "rounds": "x"}"#)), 7);
+        assert_eq!(
+            pair_message(event, Some(r#"{"seed": 1.5}"#)),
+            "the stage config is refused: setting `seed` must be a whole number: invalid type: floating point `1.5`, expected u64"
+        );
+    }
+
+    #[test]
+    fn fills_the_defaults_from_the_event_and_the_stage_position() {
+        let scoring = scoring();
+        let read = |text: &str| read_stage_config(text, &scoring).expect("a stage config");
+        let StageSettings::Swiss(first) = read(r#"{"format": "swiss"}"#).settings else {
+            panic!("a Swiss stage");
+        };
+        assert_eq!(first.rounds, 5);
+        assert_eq!(first.points, scoring.points);
+        assert_eq!(first.tiebreakers, scoring.tiebreakers);
+        assert_eq!(first.first_round_seeding, SeedingMethod::Random);
+        let StageSettings::Swiss(later) =
+            read(r#"{"format": "swiss", "prior_stage": ["P1"]}"#).settings
+        else {
+            panic!("a Swiss stage");
+        };
+        assert_eq!(later.first_round_seeding, SeedingMethod::PriorStage);
+        let StageSettings::DoubleElimination(bracket) =
+            read(r#"{"format": "double_elimination", "prior_stage": ["P1"], "early_cutoff": 4}"#)
+                .settings
+        else {
+            panic!("a double elimination stage");
+        };
+        assert_eq!(
+            bracket.settings,
+            EliminationSettings::default_for_stage(false)
+        );
+        assert_eq!(bracket.early_cutoff, Some(4));
+    }
+
+    #[test]
+    fn a_typed_stage_config_round_trips() {
+        let mut scoring = scoring();
+        let prior_stage = Some(vec![PlayerId::from("P2"), PlayerId::from("P1")]);
+        let swiss = SwissSettings {
+            rounds: 6,
+            points: scoring.points,
+            allow_draws: false,
+            bye_handling: scoring.bye_handling,
+            pairing_style: PairingStyle::Fold,
+            prevent_repeat_matchups: false,
+            tiebreakers: scoring.tiebreakers.clone(),
+            first_round_seeding: SeedingMethod::Rating,
+            late_entry_through_round: Some(2),
+        };
+        let bracket = |early_cutoff| EliminationStage {
+            settings: EliminationSettings {
+                allow_byes: true,
+                third_place_match: false,
+                grand_finals: crate::domain::elimination::GrandFinals::SingleSet,
+                seeding: SeedingMethod::Manual,
+            },
+            early_cutoff,
+        };
+        let configs = [
+            (StageSettings::Swiss(swiss.clone()), 7, None),
+            (
+                StageSettings::Swiss(SwissSettings {
+                    late_entry_through_round: None,
+                    ..swiss
+                }),
+                0,
+                prior_stage.clone(),
+            ),
+            (StageSettings::SingleElimination(bracket(Some(8))), 3, None),
+            (
+                StageSettings::DoubleElimination(bracket(None)),
+                u64::MAX,
+                prior_stage.clone(),
+            ),
+            (
+                StageSettings::FreeForAll(FreeForAllFormat::ThresholdWin),
+                1,
+                None,
+            ),
+        ];
+        for (settings, seed, prior_stage) in configs {
+            let config = StageConfig {
+                settings,
+                seed,
+                prior_stage,
+            };
+            let written = write_stage_config(&config);
+            let read = read_stage_config(&written, &scoring).expect(&written);
+            assert_eq!(read, config, "{written}");
+        }
+        // Round robin takes round-robin tiebreakers from its event.
+        scoring.tiebreakers = vec![
+            crate::domain::Tiebreaker::HeadToHead,
+            crate::domain::Tiebreaker::PointsScored,
+        ];
+        for grouping in [
+            None,
+            Some(Grouping::Groups(2)),
+            Some(Grouping::PlayersPerGroup(4)),
+        ] {
+            let config = StageConfig {
+                settings: StageSettings::RoundRobin(RoundRobinStage {
+                    settings: RoundRobinSettings {
+                        points: scoring.points,
+                        tiebreakers: scoring.tiebreakers.clone(),
+                        cycles: 2,
+                    },
+                    grouping,
+                }),
+                seed: 5,
+                prior_stage: None,
+            };
+            let written = write_stage_config(&config);
+            assert!(!written.contains("tiebreakers"), "{written}");
+            let read = read_stage_config(&written, &scoring).expect(&written);
+            assert_eq!(read, config, "{written}");
+        }
+    }
+
+    #[test]
+    fn writes_a_stage_config_without_the_settings_of_the_event() {
+        let config = read_stage_config(
+            r#"{"format": "swiss", "seed": 7, "rounds": 4, "pairing_style": "fold"}"#,
+            &scoring(),
+        )
+        .expect("a stage config");
+        assert_eq!(
+            write_stage_config(&config),
+            r#"{"format":"swiss","seed":7,"rounds":4,"allow_draws":true,"pairing_style":"fold","prevent_repeat_matchups":true,"first_round_seeding":"random"}"#
+        );
+    }
 }
