@@ -4,8 +4,9 @@
 //! scoring, and the advancement rules of multi-stage events.
 //!
 //! Nothing here does I/O, reads a clock or draws randomness of its own: an event's results (and
-//! the seed stored with it) go in, standings and pairings come out. Storage and the gRPC
-//! surface are the crate's other modules.
+//! the seed stored with it, in its [`StageConfig`]) go in, standings and pairings come out, all
+//! typed. Reading JSON (the offline tool's `crate::offline`), storage and the gRPC surface are
+//! the crate's other modules.
 
 pub mod defaults;
 pub mod elimination;
