@@ -1,9 +1,7 @@
 //! The tournaments service: the tournament engine, registration and deck submission.
 //!
 //! Its RPCs arrive with the issue that builds it; until then it serves only the gRPC health
-//! protocol and server reflection (added by `kit::server`). The engine itself is [`domain`],
-//! typed values in and out; [`offline`] reads the offline tool's JSON (`turnier tournament
-//! standings|pair`) into those values.
+//! protocol and server reflection (added by `kit::server`).
 
 pub mod domain;
 pub mod grpc;
