@@ -10,8 +10,10 @@
 //!   `{"format", "match", "lobbies": [{"lobby", "players"}]}`. The stage config comes from
 //!   `--stage` (a JSON object, or a file holding one) or from a `"stage"` member of the input.
 //!
-//! An input that cannot be read or is refused prints `{"error": {"code", "message"}}` on
-//! stdout (`invalid_event`, `invalid_stage` or `cannot_pair`), the message on stderr, and exits 1.
+//! Reading the input, and every message about its JSON, is `tournaments::offline`; this module
+//! calls the domain and prints. An input that cannot be read or is refused prints
+//! `{"error": {"code", "message"}}` on stdout (`invalid_event`, `invalid_stage` or
+//! `cannot_pair`), the message on stderr, and exits 1.
 
 use std::io::Read as _;
 
@@ -19,11 +21,12 @@ use anyhow::Context as _;
 use clap::Subcommand;
 use serde_json::{Value, json};
 use tournaments::domain::defaults::Format;
-use tournaments::domain::free_for_all::{self, FreeForAllEvent};
-use tournaments::domain::next_round::{self, NextRoundError, StageConfig};
+use tournaments::domain::free_for_all;
+use tournaments::domain::next_round::{self, NextRoundError};
 use tournaments::domain::round_robin::RoundRobinError;
+use tournaments::domain::standings;
 use tournaments::domain::swiss::PairingError;
-use tournaments::domain::{Event, standings};
+use tournaments::offline::{self, EventFile, PairInput, PairInputError};
 
 /// `turnier tournament …`
 #[derive(Debug, Subcommand)]
@@ -88,112 +91,62 @@ fn answer(command: TournamentCommand) -> Result<String, Failure> {
         .read_to_string(&mut input)
         .context("cannot read the event on stdin")
         .map_err(|err| Failure::new("invalid_event", err))?;
-    let value: Value = serde_json::from_str(&input)
-        .context("the event is not JSON")
-        .map_err(|err| Failure::new("invalid_event", err))?;
     let printed = match command {
-        TournamentCommand::Standings => standings_json(value)?,
-        TournamentCommand::Pair { stage } => pair_json(value, stage.as_deref())?,
+        TournamentCommand::Standings => standings_json(&input)?,
+        TournamentCommand::Pair { stage } => pair_json(&input, stage.as_deref())?,
     };
     Ok(printed.to_string())
 }
 
-/// Tells whether an input is a free-for-all event (it lists `matches` of lobbies).
-fn is_free_for_all(value: &Value) -> bool {
-    value.get("matches").is_some()
-}
-
-fn standings_json(value: Value) -> Result<Value, Failure> {
-    if is_free_for_all(&value) {
-        let event = free_for_all_event(value)?;
-        let table = free_for_all::standings(&event).map_err(invalid_event)?;
-        let mut printed = json!({"standings": table});
-        if event.format == Format::ThresholdWin {
-            let lobbies = free_for_all::threshold_winners(&event).map_err(invalid_event)?;
-            printed["lobbies"] = json!(lobbies);
-        }
-        return Ok(printed);
-    }
-    let event = Event::from_value(value).map_err(invalid_event)?;
-    Ok(json!(standings(&event)))
-}
-
-fn pair_json(mut value: Value, stage: Option<&str>) -> Result<Value, Failure> {
-    let in_input = value
-        .as_object_mut()
-        .and_then(|input| input.remove("stage"));
-    let stage = match stage {
-        Some(stage) => Some(read_stage(stage)?),
-        None => in_input,
-    };
-    if is_free_for_all(&value) {
-        let seed = match stage {
-            Some(stage) => {
-                StageConfig::from_value(with_format_of(stage, &value))
-                    .map_err(|err| Failure::new("invalid_stage", err))?
-                    .seed
+fn standings_json(input: &str) -> Result<Value, Failure> {
+    match offline::read_event_file(input).map_err(invalid_event)? {
+        EventFile::OneOnOne(event) => Ok(json!(standings(&event))),
+        EventFile::FreeForAll(event) => {
+            let table = free_for_all::standings(&event).map_err(invalid_event)?;
+            let mut printed = json!({"standings": table});
+            if event.format == Format::ThresholdWin {
+                let lobbies = free_for_all::threshold_winners(&event).map_err(invalid_event)?;
+                printed["lobbies"] = json!(lobbies);
             }
-            None => 0,
-        };
-        let event = free_for_all_event(value)?;
-        let next = next_round::next_lobbies(&event, seed).map_err(cannot_pair)?;
-        return Ok(json!(next));
+            Ok(printed)
+        }
     }
-    let stage = stage.ok_or_else(|| {
-        Failure::new(
-            "invalid_stage",
-            anyhow::anyhow!(
-                "no stage config: pass --stage '{{\"format\": \"swiss\"}}' or a \"stage\" member in the input"
-            ),
-        )
+}
+
+fn pair_json(input: &str, stage: Option<&str>) -> Result<Value, Failure> {
+    let input = offline::read_pair_input(input, stage).map_err(|err| match err {
+        PairInputError::Event(err) => Failure::new("invalid_event", err),
+        PairInputError::Stage(err) => Failure::new("invalid_stage", err),
     })?;
-    let stage = StageConfig::from_value(stage).map_err(|err| Failure::new("invalid_stage", err))?;
-    let event = Event::from_value(value).map_err(invalid_event)?;
-    let next = stage.next_round(&event).map_err(cannot_pair)?;
-    Ok(json!(next))
-}
-
-/// Reads `--stage`: inline JSON when it starts with `{`, else a file.
-fn read_stage(stage: &str) -> Result<Value, Failure> {
-    let text = if stage.trim_start().starts_with('{') {
-        stage.to_owned()
-    } else {
-        std::fs::read_to_string(stage)
-            .with_context(|| format!("cannot read the stage config {stage}"))
-            .map_err(|err| Failure::new("invalid_stage", err))?
-    };
-    serde_json::from_str(&text)
-        .context("the stage config is not JSON")
-        .map_err(|err| Failure::new("invalid_stage", err))
-}
-
-/// A free-for-all stage config may leave out the format: the event names it.
-fn with_format_of(mut stage: Value, event: &Value) -> Value {
-    if let (Some(stage), Some(format)) = (stage.as_object_mut(), event.get("format"))
-        && !stage.contains_key("format")
-    {
-        stage.insert("format".to_owned(), format.clone());
+    match input {
+        PairInput::OneOnOne { event, stage } => {
+            let next = next_round::next_round(&event, &stage).map_err(cannot_pair)?;
+            Ok(json!(next))
+        }
+        PairInput::FreeForAll { event, seed } => {
+            let next = next_round::next_lobbies(&event, seed).map_err(cannot_pair)?;
+            Ok(json!(next))
+        }
     }
-    stage
-}
-
-fn free_for_all_event(value: Value) -> Result<FreeForAllEvent, Failure> {
-    FreeForAllEvent::from_value(value).map_err(invalid_event)
 }
 
 fn invalid_event(err: impl Into<anyhow::Error>) -> Failure {
     Failure::new("invalid_event", err)
 }
 
-/// A refused stage setting is `invalid_stage`; anything else stopping the round `cannot_pair`.
+/// A refused stage setting is `invalid_stage`, a refused event `invalid_event`; anything else
+/// stopping the round `cannot_pair`.
 fn cannot_pair(err: NextRoundError) -> Failure {
     let code = match &err {
-        NextRoundError::Stage(_)
+        NextRoundError::FreeForAllStageOfRounds(_)
         | NextRoundError::Swiss(PairingError::Settings(_))
         | NextRoundError::RoundRobin(RoundRobinError::Settings(_)) => "invalid_stage",
         NextRoundError::Swiss(PairingError::Event(_))
         | NextRoundError::RoundRobin(RoundRobinError::Event(_)) => "invalid_event",
-        _ => "cannot_pair",
+        NextRoundError::Swiss(_)
+        | NextRoundError::RoundRobin(_)
+        | NextRoundError::Elimination(_)
+        | NextRoundError::FreeForAll(_) => "cannot_pair",
     };
     Failure::new(code, err)
 }

@@ -231,3 +231,95 @@ fn refuses_a_missing_or_misspelt_stage_config() {
     let output = pair(&event, Some(r#"{"format": "swiss", "rounds": 3}"#));
     assert_eq!(stdout_json(&output)["error"]["code"], "cannot_pair");
 }
+
+#[test]
+fn reads_the_stage_config_from_a_file_as_from_inline_json() {
+    let event = read("worked-example.event.json");
+    let dir = workdir();
+    let path = dir.path().join("stage.json");
+    let stage = r#"{"format": "swiss", "seed": 3, "pairing_style": "fold"}"#;
+    std::fs::write(&path, stage).expect("a stage file");
+    let from_file = pair(&event, Some(path.to_str().expect("a UTF-8 path")));
+    assert!(
+        from_file.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_file.stderr)
+    );
+    assert_eq!(
+        stdout_json(&from_file),
+        stdout_json(&pair(&event, Some(stage)))
+    );
+}
+
+#[test]
+fn refuses_bad_bracket_and_round_robin_settings_naming_them() {
+    let event = read("worked-example.event.json");
+    for (stage, code, needle) in [
+        (
+            r#"{"format": "double_elimination", "third_place_match": true}"#,
+            "invalid_stage",
+            "the stage config is refused: setting `third_place_match` only applies to single elimination",
+        ),
+        (
+            r#"{"format": "single_elimination", "early_cutoff": "top 8"}"#,
+            "invalid_stage",
+            "setting `early_cutoff` is the number of top placements to decide",
+        ),
+        (
+            r#"{"format": "round_robin", "grouping": {"teams": 2}}"#,
+            "invalid_stage",
+            "setting `grouping` is {\"groups\": n} or {\"players_per_group\": n}",
+        ),
+        (
+            r#"{"format": "round_robin", "tiebreakers": []}"#,
+            "invalid_stage",
+            "setting `tiebreakers` comes from the event's `settings`",
+        ),
+        (
+            r#"{"format": "cumulative_points"}"#,
+            "invalid_stage",
+            "a free-for-all format",
+        ),
+        // Five players do not fill a bracket without byes.
+        (
+            r#"{"format": "single_elimination"}"#,
+            "cannot_pair",
+            "setting `allow_byes` is off",
+        ),
+    ] {
+        let output = pair(&event, Some(stage));
+        assert_eq!(output.status.code(), Some(1), "{stage}");
+        let json = stdout_json(&output);
+        assert_eq!(json["error"]["code"], code, "{stage}");
+        let message = json["error"]["message"].as_str().expect("a message");
+        assert!(message.contains(needle), "{stage}: {message}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(needle), "{stage}: {stderr}");
+    }
+}
+
+#[test]
+fn a_free_for_all_stage_config_only_gives_the_seed() {
+    let players: Vec<Value> = (1..=8)
+        .map(|seed| serde_json::json!({"id": format!("p{seed}"), "seed": seed}))
+        .collect();
+    let event = serde_json::json!({"format": "cumulative_points", "players": players,
+        "matches": [], "settings": {"lobby_seeding": "random", "reshuffle_lobbies": true}})
+    .to_string();
+    let seeded = stdout_json(&pair(&event, Some(r#"{"seed": 7}"#)));
+    assert_eq!(seeded["match"], 1);
+    // The format is the event's, and the config's other members are not read.
+    let again = pair(
+        &event,
+        Some(r#"{"seed": 7, "format": "cumulative_points", "rounds": 9}"#),
+    );
+    assert_eq!(stdout_json(&again), seeded);
+    let refused = pair(&event, Some(r#"{"seed": "seven"}"#));
+    let json = stdout_json(&refused);
+    assert_eq!(json["error"]["code"], "invalid_stage");
+    let message = json["error"]["message"].as_str().expect("a message");
+    assert!(
+        message.contains("setting `seed` must be a whole number"),
+        "{message}"
+    );
+}

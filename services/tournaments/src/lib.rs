@@ -10,6 +10,7 @@
 
 pub mod domain;
 pub mod grpc;
+pub mod offline;
 
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;

@@ -4,6 +4,7 @@
 use tournaments::domain::free_for_all::{
     FreeForAllEvent, WinDecidedBy, next_lobbies, standings, threshold_winners,
 };
+use tournaments::offline::read_free_for_all_event;
 
 /// The page's four-player pod with the Riftbound defaults, after the first `played` matches.
 fn pod_after(played: usize) -> FreeForAllEvent {
@@ -25,7 +26,7 @@ fn pod_after(played: usize) -> FreeForAllEvent {
             "matches": [{}]}}"#,
         matches[..played].join(", ")
     );
-    FreeForAllEvent::from_json(&json).expect("a valid free-for-all event")
+    read_free_for_all_event(&json).expect("a valid free-for-all event")
 }
 
 fn points(event: &FreeForAllEvent, player: &str) -> f64 {
@@ -93,6 +94,6 @@ fn refuses_a_result_with_a_dense_tie_naming_the_match() {
         "players": [{"id": "Ana", "seed": 1}, {"id": "Ben", "seed": 2},
             {"id": "Cam", "seed": 3}, {"id": "Dee", "seed": 4}],
         "matches": [[{"lobby": ["Ana", "Ben", "Cam", "Dee"], "finish": [1, 2, 2, 3]}]]}"#;
-    let err = FreeForAllEvent::from_json(json).unwrap_err().to_string();
+    let err = read_free_for_all_event(json).unwrap_err().to_string();
     assert!(err.starts_with("match 1: `Dee` cannot finish 3"), "{err}");
 }

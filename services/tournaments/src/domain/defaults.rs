@@ -37,6 +37,24 @@ impl Format {
     pub const fn is_free_for_all(self) -> bool {
         matches!(self, Self::CumulativePoints | Self::ThresholdWin)
     }
+
+    /// Returns the value the event format and stage configs name it by.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::SingleElimination => "single_elimination",
+            Self::DoubleElimination => "double_elimination",
+            Self::RoundRobin => "round_robin",
+            Self::Swiss => "swiss",
+            Self::CumulativePoints => "cumulative_points",
+            Self::ThresholdWin => "threshold_win",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Who meets whom inside a Swiss score group.
@@ -108,7 +126,7 @@ pub struct SwissSettings {
     /// How round 1 is ordered before it is paired.
     pub first_round_seeding: SeedingMethod,
     /// With late entry on, the last round (from 1) a player may still join through.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub late_entry_through_round: Option<u32>,
 }
 
@@ -476,6 +494,21 @@ mod tests {
                 defaults.swiss.scoring(defaults.win_percentage).validate(),
                 Ok(())
             );
+        }
+    }
+
+    #[test]
+    fn names_every_format_by_its_json_value() {
+        for format in [
+            Format::SingleElimination,
+            Format::DoubleElimination,
+            Format::RoundRobin,
+            Format::Swiss,
+            Format::CumulativePoints,
+            Format::ThresholdWin,
+        ] {
+            let json = serde_json::to_value(format).expect("serializable");
+            assert_eq!(json, format.as_str(), "{format:?}");
         }
     }
 

@@ -3,7 +3,9 @@
 //! file.
 //!
 //! An [`Event`] only holds results. Standings are computed in [`super::standings`]; what the
-//! settings mean is described in [`super::settings`].
+//! settings mean is described in [`super::settings`]. Reading the event file's text (and the
+//! errors its JSON gets) is the crate's `offline` module; [`Event::validate`] is the check it
+//! ends with.
 
 use serde::{Deserialize, Serialize};
 
@@ -91,10 +93,24 @@ struct EntryJson {
     late_loss: bool,
 }
 
-impl TryFrom<EntryJson> for Entry {
-    type Error = String;
+/// An entry whose members do not describe a match, a bye or a late loss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    /// An entry with `games` does not name two players.
+    #[error("a match has 2 players, not {0}")]
+    MatchNotOfTwo(usize),
+    /// A bye or a late loss does not name one player.
+    #[error("a bye or a late loss has 1 player, not {0}")]
+    ByeOrLateLossNotOfOne(usize),
+    /// The entry has none of `games`, `bye` and `late_loss`, or more than one.
+    #[error("an entry is a match with `games`, a `bye` or a `late_loss`")]
+    NotOneKind,
+}
 
-    fn try_from(json: EntryJson) -> Result<Self, String> {
+impl TryFrom<EntryJson> for Entry {
+    type Error = EntryError;
+
+    fn try_from(json: EntryJson) -> Result<Self, EntryError> {
         let EntryJson {
             mut players,
             games,
@@ -110,13 +126,13 @@ impl TryFrom<EntryJson> for Entry {
                     games,
                 })
             }
-            (Some(_), false, false, n) => Err(format!("a match has 2 players, not {n}")),
+            (Some(_), false, false, n) => Err(EntryError::MatchNotOfTwo(n)),
             (None, true, false, 1) => Ok(Self::Bye(players.pop().expect("one player"))),
             (None, false, true, 1) => Ok(Self::LateLoss(players.pop().expect("one player"))),
             (None, true, false, n) | (None, false, true, n) => {
-                Err(format!("a bye or a late loss has 1 player, not {n}"))
+                Err(EntryError::ByeOrLateLossNotOfOne(n))
             }
-            _ => Err("an entry is a match with `games`, a `bye` or a `late_loss`".to_owned()),
+            _ => Err(EntryError::NotOneKind),
         }
     }
 }
@@ -164,12 +180,9 @@ pub struct Event {
     pub rounds: Vec<Round>,
 }
 
-/// An event file that cannot be used.
+/// An event whose players or rounds do not fit together, or whose settings are refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EventError {
-    /// The JSON does not have the event file's shape.
-    #[error("the event is not valid JSON of an event: {0}")]
-    Json(String),
     /// A setting is refused.
     #[error(transparent)]
     Settings(#[from] SettingsError),
@@ -204,21 +217,6 @@ pub enum EventError {
 }
 
 impl Event {
-    /// Reads an event file and checks it: settings, unique players, and rounds that only name
-    /// registered players, each at most once.
-    pub fn from_json(json: &str) -> Result<Self, EventError> {
-        let value = serde_json::from_str(json).map_err(|err| EventError::Json(err.to_string()))?;
-        Self::from_value(value)
-    }
-
-    /// Reads an event file already parsed as JSON and checks it, as [`Event::from_json`].
-    pub fn from_value(value: serde_json::Value) -> Result<Self, EventError> {
-        let event: Self =
-            serde_json::from_value(value).map_err(|err| EventError::Json(err.to_string()))?;
-        event.validate()?;
-        Ok(event)
-    }
-
     /// Checks the settings, that ids are unique, and that each round names registered players,
     /// each at most once.
     pub fn validate(&self) -> Result<(), EventError> {
@@ -290,10 +288,15 @@ mod tests {
         "bye_handling": "full_points", "tiebreakers": ["buchholz"],
         "match_win_formula": null, "opponent_match_win_floor": null, "game_win_floor": null}"#;
 
+    fn json(players: &str, rounds: &str) -> String {
+        format!("{{{SETTINGS}, \"players\": {players}, \"rounds\": {rounds}}}")
+    }
+
+    /// Reads an event of the event file's shape, and checks it.
     fn event(players: &str, rounds: &str) -> Result<Event, EventError> {
-        Event::from_json(&format!(
-            "{{{SETTINGS}, \"players\": {players}, \"rounds\": {rounds}}}"
-        ))
+        let event: Event =
+            serde_json::from_str(&json(players, rounds)).expect("the shape of an event");
+        event.validate().map(|()| event)
     }
 
     const PLAYERS: &str = r#"[{"id": "Ana", "seed": 1}, {"id": "Ben", "seed": 2},
@@ -330,10 +333,10 @@ mod tests {
 
     #[test]
     fn refuses_a_match_with_three_players() {
-        let err = event(
+        let err = serde_json::from_str::<Event>(&json(
             PLAYERS,
             r#"[[{"players": ["Ana", "Ben", "Eli"], "games": [2, 0]}]]"#,
-        )
+        ))
         .unwrap_err();
         assert!(err.to_string().contains("2 players"), "{err}");
     }

@@ -17,7 +17,9 @@
 //!   is refused with Reshuffle lobbies on).
 //!
 //! Every random choice comes from the seed passed in, so a stored seed replays the same
-//! lobbies. Storing results is left to the caller.
+//! lobbies. Storing results is left to the caller; reading a [`FreeForAllEvent`] from the
+//! offline tool's JSON (with Riftbound's defaults for the settings it leaves out) is the crate's
+//! `offline` module.
 
 use std::collections::{HashMap, HashSet};
 
@@ -102,9 +104,6 @@ pub struct FreeForAllEvent {
 /// A free-for-all stage that cannot be scored or continued.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum FreeForAllError {
-    /// The JSON does not have the shape of a free-for-all event.
-    #[error("the event is not valid JSON of a free-for-all event: {0}")]
-    Json(String),
     /// A stage setting is refused.
     #[error(transparent)]
     Settings(#[from] SettingsError),
@@ -335,41 +334,6 @@ fn points_of(settings: &FreeForAllSettings, result: &LobbyResult) -> Vec<f64> {
 }
 
 impl FreeForAllEvent {
-    /// Reads a free-for-all event file and checks it ([`FreeForAllEvent::validate`]).
-    pub fn from_json(json: &str) -> Result<Self, FreeForAllError> {
-        let value =
-            serde_json::from_str(json).map_err(|err| FreeForAllError::Json(err.to_string()))?;
-        Self::from_value(value)
-    }
-
-    /// Reads an event file already parsed as JSON and checks it. Settings it leaves out take
-    /// Riftbound's free-for-all defaults (the one game offering free-for-all).
-    pub fn from_value(mut value: serde_json::Value) -> Result<Self, FreeForAllError> {
-        if let (Some(defaults), Some(input)) = (
-            super::defaults::GameDefaults::of(super::defaults::Game::Riftbound).free_for_all,
-            value.as_object_mut(),
-        ) && let Ok(serde_json::Value::Object(mut merged)) = serde_json::to_value(defaults)
-        {
-            match input.remove("settings") {
-                Some(serde_json::Value::Object(given)) => {
-                    merged.extend(given);
-                    input.insert("settings".to_owned(), serde_json::Value::Object(merged));
-                }
-                // Not an object: left for deserializing to refuse.
-                Some(other) => {
-                    input.insert("settings".to_owned(), other);
-                }
-                None => {
-                    input.insert("settings".to_owned(), serde_json::Value::Object(merged));
-                }
-            }
-        }
-        let event: Self =
-            serde_json::from_value(value).map_err(|err| FreeForAllError::Json(err.to_string()))?;
-        event.validate()?;
-        Ok(event)
-    }
-
     /// Checks the settings and format, that ids are unique, that every result is valid and
     /// names registered players at most once per match, that no more matches are recorded
     /// than the stage plays, and, for Threshold Win, that lobbies stay fixed and stop once won.

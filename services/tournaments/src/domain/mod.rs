@@ -4,8 +4,9 @@
 //! scoring, and the advancement rules of multi-stage events.
 //!
 //! Nothing here does I/O, reads a clock or draws randomness of its own: an event's results (and
-//! the seed stored with it) go in, standings and pairings come out. Storage and the gRPC
-//! surface are the crate's other modules.
+//! the seed stored with it, in its [`StageConfig`]) go in, standings and pairings come out, all
+//! typed. Reading JSON (the offline tool's `crate::offline`), storage and the gRPC surface are
+//! the crate's other modules.
 
 pub mod defaults;
 pub mod elimination;
@@ -16,6 +17,7 @@ pub mod next_round;
 pub mod random;
 pub mod round_robin;
 pub mod settings;
+pub mod stage_config;
 pub mod stages;
 pub mod standings;
 pub mod swiss;
@@ -23,6 +25,9 @@ pub mod swiss;
 pub use event::{Entry, Event, EventError, Player, PlayerId, Round};
 pub use settings::{
     ByeHandling, MatchWinFormula, Points, ScoringSettings, SettingsError, Tiebreaker,
+};
+pub use stage_config::{
+    EliminationStage, FreeForAllFormat, RoundRobinStage, StageConfig, StageSettings,
 };
 pub use standings::{Record, Rounded, Standing, Standings, standings};
 

@@ -587,12 +587,7 @@ mod tests {
     fn pairs_the_worked_example_round_four_with_the_bye_to_the_lowest_player_without_one() {
         // After the page's three rounds: Ana 7, Cam 6, Eli 6, Dee 4, Ben 3, and everyone but
         // Ana and Cam has had a bye, so Cam sits out; Ana drops down to Eli.
-        let json = std::fs::read_to_string(
-            crate::domain::vector_tests::vectors_dir()
-                .join("tournaments/worked-example.event.json"),
-        )
-        .expect("the worked example");
-        let event = Event::from_json(&json).expect("a valid event");
+        let event = crate::domain::vector_tests::event("worked-example");
         let mut stage = stage(PairingStyle::Adjacent, SeedingMethod::Manual);
         stage.rounds = 5;
         let pairing = pair_next_round(&event, &stage, 1, None).expect("a pairing");

@@ -7,7 +7,7 @@ use super::{Event, standings};
 
 /// The shared vectors folder: `TURNIER_VECTORS_DIR`, else `../../../shared/vectors` from this
 /// crate.
-pub(crate) fn vectors_dir() -> PathBuf {
+fn vectors_dir() -> PathBuf {
     std::env::var_os("TURNIER_VECTORS_DIR").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
         PathBuf::from,
@@ -20,8 +20,16 @@ fn read(name: &str) -> String {
         .unwrap_or_else(|err| panic!("cannot read the vector {}: {err}", path.display()))
 }
 
+/// Reads the event of a vector (`worked-example`, …), checked as the offline tool checks it.
+pub(crate) fn event(example: &str) -> Event {
+    let event: Event = serde_json::from_str(&read(&format!("{example}.event.json")))
+        .expect("the shape of an event");
+    event.validate().expect("a valid event");
+    event
+}
+
 fn assert_reproduces(example: &str) {
-    let event = Event::from_json(&read(&format!("{example}.event.json"))).expect("a valid event");
+    let event = event(example);
     let expected: serde_json::Value =
         serde_json::from_str(&read(&format!("{example}.standings.json"))).expect("valid JSON");
     let actual = serde_json::to_value(standings(&event)).expect("serializable standings");
