@@ -7,7 +7,9 @@
 //!   the list below, each with its reason;
 //! - a `domain` module imports neither `kit`, `clients`, `tonic`, `tokio` nor `sqlx`, nor
 //!   another service's crate; `proto` only in a crate whose `domain/mod.rs` says why (the card
-//!   object and the script results are the contract).
+//!   object and the script results are the contract). Test code is not the domain: files named
+//!   `tests.rs` or `*_tests.rs` and everything after a `#[cfg(test)]` module's start are left
+//!   out (test modules stand at the end of their file).
 //!
 //! The services are the crates under `services/` other than the support crates.
 
@@ -209,6 +211,23 @@ fn named_crates(source: &str) -> BTreeSet<String> {
     named
 }
 
+/// Returns `source` up to its first `#[cfg(test)]` module.
+fn without_tests(source: &str) -> &str {
+    let mut offset = 0;
+    let mut lines = source.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() == "#[cfg(test)]"
+            && lines
+                .peek()
+                .is_some_and(|next| next.trim_start().starts_with("mod "))
+        {
+            return &source[..offset];
+        }
+        offset += line.len() + 1;
+    }
+    source
+}
+
 #[test]
 fn domain_modules_import_no_plumbing_and_no_other_service() {
     let packages = packages();
@@ -221,8 +240,15 @@ fn domain_modules_import_no_plumbing_and_no_other_service() {
         let says_why = std::fs::read_to_string(domain.join("mod.rs"))
             .is_ok_and(|text| text.contains("proto") && text.contains("contract"));
         for file in files {
+            let name = file
+                .file_stem()
+                .and_then(|stem| stem.to_str())
+                .unwrap_or_default();
+            if name == "tests" || name.ends_with("_tests") {
+                continue;
+            }
             let text = std::fs::read_to_string(&file).expect("readable");
-            for name in named_crates(&text) {
+            for name in named_crates(without_tests(&text)) {
                 let plumbing =
                     ["kit", "clients", "tonic", "tokio", "sqlx", "redis"].contains(&name.as_str());
                 let other_service = services.contains(&name) && &name != service;
@@ -237,6 +263,15 @@ fn domain_modules_import_no_plumbing_and_no_other_service() {
         found.is_empty(),
         "domain modules are plain Rust (shared values come from `vocab`; a proto type used on \
          purpose is explained once in domain/mod.rs): {found:?}"
+    );
+}
+
+#[test]
+fn test_modules_are_left_out_of_the_domain() {
+    let source = "use vocab::Game;\n#[cfg(test)]\nmod tests {\n    use kit::testing;\n}\n";
+    assert_eq!(
+        named_crates(without_tests(source)),
+        BTreeSet::from(["vocab".to_owned()])
     );
 }
 

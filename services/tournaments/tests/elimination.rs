@@ -235,10 +235,7 @@ fn a_top_cut_seeded_by_prior_stage_pairs_swiss_first_with_eighth_and_second_with
 
 #[test]
 fn the_page_worked_example_cut_to_four_pairs_first_with_fourth() {
-    let path = std::env::var_os("TURNIER_VECTORS_DIR").map_or_else(
-        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
-        std::path::PathBuf::from,
-    );
+    let path = kit::testing::shared::vectors_dir();
     let json = std::fs::read_to_string(path.join("tournaments/worked-example.event.json"))
         .expect("the shared worked example");
     let swiss = read_event(&json).expect("a valid event");

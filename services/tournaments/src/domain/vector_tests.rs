@@ -5,13 +5,10 @@ use std::path::PathBuf;
 
 use super::{Event, standings};
 
-/// The shared vectors folder: `TURNIER_VECTORS_DIR`, else `../../../shared/vectors` from this
-/// crate.
+/// The shared vectors folder (`kit::testing::shared`: `TURNIER_SHARED_DIR`, else `shared/`
+/// beside the repository).
 fn vectors_dir() -> PathBuf {
-    std::env::var_os("TURNIER_VECTORS_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
-        PathBuf::from,
-    )
+    kit::testing::shared::vectors_dir()
 }
 
 fn read(name: &str) -> String {
