@@ -41,17 +41,38 @@ pub enum CardCommand {
     },
 }
 
-async fn local_store(config: &Config) -> anyhow::Result<Store> {
-    let db = kit::db::Database::connect(&config.database_url, 4).await?;
+async fn local_store(database_url: &str) -> anyhow::Result<Store> {
+    let db = kit::db::Database::connect(database_url, 4).await?;
     db.migrate(&[&catalog::store::MIGRATOR]).await?;
     Ok(Store::new(db))
 }
 
-/// Opens the local catalog for the tools that read cards (`card show`, `search`, `deck
-/// import`): the database, filled with the sample and the data folder on first use.
-pub async fn local_catalog(config: &Config) -> anyhow::Result<Store> {
-    let store = local_store(config).await?;
-    catalog::import::bootstrap(store.clone(), config.data_dir.clone()).await;
+/// Where the tools that read cards (`card show`, `search`, `deck import`, `script run`) find
+/// the local catalog: the database `turnier serve` keeps, and the card data imported into it
+/// on first use.
+///
+/// No `Debug`: the database URL may carry a password.
+#[derive(Clone)]
+pub struct LocalCatalogSettings {
+    database_url: String,
+    data_dir: Option<PathBuf>,
+}
+
+impl LocalCatalogSettings {
+    /// Takes the database from the plumbing settings and the data folder from the catalog's.
+    pub fn new(config: &Config, catalog: &catalog::Settings) -> Self {
+        Self {
+            database_url: config.database_url.clone(),
+            data_dir: catalog.data_dir(),
+        }
+    }
+}
+
+/// Opens the local catalog: the database, filled with the sample and the data folder on first
+/// use.
+pub async fn local_catalog(settings: &LocalCatalogSettings) -> anyhow::Result<Store> {
+    let store = local_store(&settings.database_url).await?;
+    catalog::import::bootstrap(store.clone(), settings.data_dir.clone()).await;
     Ok(store)
 }
 
@@ -71,7 +92,7 @@ pub async fn run_catalog(config: &Config, command: CatalogCommand) -> anyhow::Re
             } else {
                 from
             };
-            let store = local_store(config).await?;
+            let store = local_store(&config.database_url).await?;
             let progress = |line: &str| eprintln!("{line}");
             let report = catalog::import::import_dir(&store, game, &from, &progress).await?;
             for skipped in &report.skipped {
@@ -97,7 +118,7 @@ pub async fn run_catalog(config: &Config, command: CatalogCommand) -> anyhow::Re
 }
 
 /// Runs `turnier card …`.
-pub async fn run_card(config: &Config, command: CardCommand) -> anyhow::Result<()> {
+pub async fn run_card(local: &LocalCatalogSettings, command: CardCommand) -> anyhow::Result<()> {
     match command {
         CardCommand::Show {
             game,
@@ -122,7 +143,7 @@ pub async fn run_card(config: &Config, command: CardCommand) -> anyhow::Result<(
                         .into_inner()
                 }
                 None => {
-                    let store = local_catalog(config).await?;
+                    let store = local_catalog(local).await?;
                     catalog::grpc::Api::new(store)
                         .cards_for_refs(game, std::slice::from_ref(&reference))
                         .await?

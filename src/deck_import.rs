@@ -10,8 +10,9 @@ use std::io::Read as _;
 use anyhow::Context as _;
 use decks::domain::lists::Game;
 use decks::import::{CardLookup, LookupError};
-use kit::config::Config;
 use proto::catalog::v1::{Card, CardSet, ResolvedName};
+
+use crate::catalog_cmd::LocalCatalogSettings;
 
 /// The catalog in this process.
 struct LocalCatalog(catalog::grpc::Api);
@@ -56,14 +57,18 @@ impl CardLookup for LocalCatalog {
 }
 
 /// Runs `turnier deck import --game G [--single-deck]` on stdin.
-pub async fn run(config: &Config, game: &str, single_deck: bool) -> anyhow::Result<()> {
+pub async fn run(
+    local: &LocalCatalogSettings,
+    game: &str,
+    single_deck: bool,
+) -> anyhow::Result<()> {
     let game: Game = game.parse()?;
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
         .context("cannot read the deck on stdin")?;
 
-    let store = crate::catalog_cmd::local_catalog(config).await?;
+    let store = crate::catalog_cmd::local_catalog(local).await?;
     let lookup = LocalCatalog(catalog::grpc::Api::new(store));
 
     let deck = decks::import::import_deck(&lookup, game, &text, single_deck).await?;

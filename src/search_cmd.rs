@@ -4,8 +4,9 @@
 
 use anyhow::Context as _;
 use catalog::domain::Game;
-use kit::config::Config;
 use proto::catalog::v1::Card;
+
+use crate::catalog_cmd::LocalCatalogSettings;
 
 /// The arguments of `turnier search`.
 #[derive(Debug, clap::Args)]
@@ -33,11 +34,11 @@ struct Row {
 }
 
 /// Runs `turnier search`.
-pub async fn run(config: &Config, args: SearchArgs) -> anyhow::Result<()> {
+pub async fn run(local: &LocalCatalogSettings, args: SearchArgs) -> anyhow::Result<()> {
     let game: Game = args.game.parse()?;
     let (rows, total, warnings) = match &args.server {
         Some(url) => remote(url, game, &args.query).await?,
-        None => local(config, game, &args.query).await?,
+        None => local_search(local, game, &args.query).await?,
     };
     for warning in &warnings {
         eprintln!("warning: {warning}");
@@ -67,12 +68,12 @@ pub async fn run(config: &Config, args: SearchArgs) -> anyhow::Result<()> {
     }
 }
 
-async fn local(
-    config: &Config,
+async fn local_search(
+    local: &LocalCatalogSettings,
     game: Game,
     query: &str,
 ) -> anyhow::Result<(Vec<Row>, usize, Vec<String>)> {
-    let store = crate::catalog_cmd::local_catalog(config).await?;
+    let store = crate::catalog_cmd::local_catalog(local).await?;
     let cards = store.all_cards(game).await?;
     let sets = store.sets(game).await?;
     let index = search::domain::index::Index::new(game, cards, &sets);

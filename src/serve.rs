@@ -14,16 +14,15 @@ fn mount(
     routes: &mut tonic::service::RoutesBuilder,
     db: &Database,
     config: &Config,
+    scripts: scripts::Settings,
 ) -> anyhow::Result<()> {
     match service {
         Service::Catalog => catalog::mount(routes, db),
         Service::Decks => decks::mount(routes, &config.service_urls[&Service::Catalog])?,
         Service::Search => search::mount(routes, &config.service_urls[&Service::Catalog])?,
-        Service::Scripts => scripts::mount(
-            routes,
-            config.scripts,
-            &config.service_urls[&Service::Catalog],
-        )?,
+        Service::Scripts => {
+            scripts::mount(routes, scripts, &config.service_urls[&Service::Catalog])?
+        }
         Service::Tournaments => tournaments::mount(routes),
         Service::Calculators => calculators::mount(routes),
     }
@@ -48,21 +47,24 @@ async fn connect(config: &Config) -> anyhow::Result<Database> {
     Ok(Database::connect(&config.database_url, config.db_max_connections).await?)
 }
 
-/// Runs the role in `config` until SIGTERM or Ctrl-C, then drains and returns.
-pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
+/// Runs the role in `config` until SIGTERM or Ctrl-C, then drains and returns. The gateway,
+/// the catalog and the scripts service take their own settings.
+pub async fn serve(
+    config: Config,
+    gateway: gateway::Settings,
+    catalog: catalog::Settings,
+    scripts: scripts::Settings,
+) -> anyhow::Result<()> {
     let _telemetry = kit::telemetry::init(&config.telemetry)?;
     let metrics = Metrics::install()?;
     let shutdown = Shutdown::on_signals().context("cannot listen for SIGTERM")?;
     let started = std::time::Instant::now();
 
     let services = config.role.services();
-    let gateway_config = if config.role.runs_gateway() {
-        Some(gateway::GatewayConfig::from_lookup(lookup, |service| {
-            config.service_urls[&service].clone()
-        })?)
-    } else {
-        None
-    };
+    let gateway_config = config.role.runs_gateway().then(|| {
+        let services = config.service_urls.clone().into_iter().collect();
+        gateway::GatewayConfig::new(&gateway, services)
+    });
 
     // Bind every listener before anything else starts, so a taken port fails fast with the
     // setting named, and clients that connect early wait in the backlog instead of failing.
@@ -72,7 +74,7 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
         Some(kit::server::bind(config.grpc_addr, "TURNIER_GRPC_ADDR").await?)
     };
     let http_listener = match gateway_config {
-        Some(_) => Some(kit::server::bind(config.http_addr, "TURNIER_HTTP_ADDR").await?),
+        Some(_) => Some(kit::server::bind(gateway.http_addr, "TURNIER_HTTP_ADDR").await?),
         None => None,
     };
     let metrics_listener = match config.metrics_addr {
@@ -81,7 +83,12 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
     };
 
     // Logged once, after the settings proved usable, passwords masked.
-    tracing::info!(config = ?config, "configuration");
+    tracing::info!(
+        config = ?config,
+        data_dir = ?catalog.data_dir(),
+        scripts = ?scripts,
+        "configuration"
+    );
 
     let db = if services.is_empty() {
         None
@@ -97,13 +104,13 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
     if let (Some(listener), Some(db)) = (grpc_listener, &db) {
         let mut routes = tonic::service::RoutesBuilder::default();
         for service in &services {
-            mount(*service, &mut routes, db, &config)?;
+            mount(*service, &mut routes, db, &config, scripts)?;
         }
         if services.contains(&Service::Catalog) {
             // First start: the sample catalog at once, the data folder in the background.
             tokio::spawn(catalog::import::bootstrap(
                 catalog::store::Store::new(db.clone()),
-                config.data_dir.clone(),
+                catalog.data_dir(),
             ));
         }
         let shutdown = shutdown.clone();

@@ -40,9 +40,10 @@ fn help_explains_every_command_and_setting() {
     let output = run(dir.path(), &["--help"], &[]);
     assert!(output.status.success());
     let help = String::from_utf8_lossy(&output.stdout);
-    for needle in ["serve", "migrate"]
+    let services = kit::services::Service::ALL.map(kit::services::Service::url_env);
+    for needle in ["serve", "migrate", "TURNIER_GRPC_ADDR", "DATABASE_URL"]
         .into_iter()
-        .chain(kit::config::VARIABLES.iter().map(|(variable, _)| *variable))
+        .chain(services)
     {
         assert!(
             help.contains(needle),

@@ -9,12 +9,14 @@ pub mod domain;
 mod error;
 pub mod grpc;
 pub mod import;
+mod settings;
 pub mod store;
 pub mod testing;
 
 use kit::services::Service;
 
 pub use error::Error;
+pub use settings::Settings;
 
 /// The service this crate implements.
 pub const SERVICE: Service = Service::Catalog;

@@ -10,8 +10,11 @@ pub mod grpc;
 pub mod json;
 pub mod runner;
 pub mod sandbox;
+mod settings;
 
 use kit::services::Service;
+
+pub use settings::Settings;
 
 /// The service this crate implements.
 pub const SERVICE: Service = Service::Scripts;
@@ -24,7 +27,7 @@ pub const SERVICE: Service = Service::Scripts;
 /// Card pools over a whole catalog are read from the catalog service at `catalog_url`.
 pub fn mount(
     routes: &mut tonic::service::RoutesBuilder,
-    settings: kit::config::ScriptSettings,
+    settings: Settings,
     catalog_url: &str,
 ) -> Result<(), kit::client::ClientError> {
     let api = grpc::Api::new(settings).with_catalog(catalog_pool::CatalogPools::new(catalog_url)?);
