@@ -137,6 +137,43 @@ fn a_malformed_database_url_is_refused_naming_the_variable() {
 }
 
 #[test]
+fn a_malformed_number_is_refused_in_one_line_naming_the_variable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run(dir.path(), &["migrate"], &[("DB_MAX_CONNECTIONS", "ten")]);
+    assert_refused(
+        &output,
+        "turnier: DB_MAX_CONNECTIONS: expected a whole number from 1 to 1000, got `ten`",
+    );
+}
+
+#[test]
+fn a_malformed_flag_is_refused_naming_its_variable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run(dir.path(), &["serve", "--body-limit-bytes", "0"], &[]);
+    assert_refused(
+        &output,
+        "turnier: TURNIER_BODY_LIMIT_BYTES: expected a positive number of bytes, got `0`",
+    );
+}
+
+#[test]
+fn blank_variables_count_as_unset() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let blank = [
+        "DB_MAX_CONNECTIONS",
+        "REDIS_URL",
+        "TURNIER_GRPC_ADDR",
+        "TURNIER_CATALOG_URL",
+        "TURNIER_CORS_ORIGINS",
+        "TURNIER_SCRIPT_MEMORY_MIB",
+        "TURNIER_DATA_DIR",
+    ];
+    let env: Vec<(&str, &str)> = blank.iter().map(|variable| (*variable, "")).collect();
+    let output = run(dir.path(), &["migrate"], &env);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
 fn a_malformed_service_url_is_refused_naming_the_variable() {
     let dir = tempfile::tempdir().expect("temp dir");
     let output = run(
