@@ -8,6 +8,8 @@ use catalog::store::Store;
 use clap::Subcommand;
 use kit::config::Config;
 
+use crate::local::LocalCatalogSettings;
+
 /// `turnier catalog …`
 #[derive(Debug, Subcommand)]
 pub enum CatalogCommand {
@@ -41,8 +43,8 @@ pub enum CardCommand {
     },
 }
 
-async fn local_store(config: &Config) -> anyhow::Result<Store> {
-    let db = kit::db::Database::connect(&config.database_url, 4).await?;
+async fn local_store(database_url: &str) -> anyhow::Result<Store> {
+    let db = kit::db::Database::connect(database_url, 4).await?;
     db.migrate(&[&catalog::store::MIGRATOR]).await?;
     Ok(Store::new(db))
 }
@@ -63,7 +65,7 @@ pub async fn run_catalog(config: &Config, command: CatalogCommand) -> anyhow::Re
             } else {
                 from
             };
-            let store = local_store(config).await?;
+            let store = local_store(&config.database_url).await?;
             let progress = |line: &str| eprintln!("{line}");
             let report = catalog::import::import_dir(&store, game, &from, &progress).await?;
             for skipped in &report.skipped {
@@ -89,7 +91,7 @@ pub async fn run_catalog(config: &Config, command: CatalogCommand) -> anyhow::Re
 }
 
 /// Runs `turnier card …`.
-pub async fn run_card(config: &Config, command: CardCommand) -> anyhow::Result<()> {
+pub async fn run_card(local: &LocalCatalogSettings, command: CardCommand) -> anyhow::Result<()> {
     match command {
         CardCommand::Show {
             game,
@@ -97,7 +99,7 @@ pub async fn run_card(config: &Config, command: CardCommand) -> anyhow::Result<(
             server,
         } => {
             let game: Game = game.parse()?;
-            let catalog = crate::local::catalog(config, server.as_deref()).await?;
+            let catalog = crate::local::catalog(local, server.as_deref()).await?;
             let response = catalog
                 .get_cards(game, vec![reference.clone()])
                 .await

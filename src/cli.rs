@@ -1,24 +1,43 @@
-//! The command line: commands, flags, and the settings they mirror.
+//! The command line: commands, and the settings every command shares.
+//!
+//! Settings are declared once, by whoever uses them (`kit::config::Settings`,
+//! `gateway::Settings`, `catalog::Settings`, `scripts::Settings`), and flattened here; each is
+//! also its environment variable, read through `kit::config::parse`.
 
-use std::collections::BTreeMap;
+use clap::{CommandFactory as _, Parser, Subcommand};
+use kit::config::{ParseError, Role};
 
-use clap::{Args, Parser, Subcommand};
-use kit::config::{Config, Role};
+use crate::local::LocalCatalogSettings;
 
 /// Turnier: a multi-game trading-card-game platform.
-#[derive(Debug, Parser)]
+#[derive(Parser)]
 #[command(
     name = "turnier",
     version,
     about = "Turnier: card catalog and search, deck codes, sandboxed rules and calculators, and tournaments for Legends of Runeterra, Pokémon TCG and Riftbound.",
-    after_help = settings_help(),
+    after_help = "Every setting is also the environment variable shown with it ([env: …]); the flag wins, and a blank variable counts as unset."
 )]
 pub struct Cli {
     /// What to do; with no command, `serve` (so `cargo run --release` runs the platform).
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
-    settings: Settings,
+    process: kit::config::Settings,
+    #[command(flatten)]
+    gateway: gateway::Settings,
+    #[command(flatten)]
+    catalog: catalog::Settings,
+    #[command(flatten)]
+    scripts: scripts::Settings,
+}
+
+impl Cli {
+    /// Parses the process's command line and environment. A malformed setting is
+    /// [`ParseError::Setting`], naming its variable.
+    pub fn from_env() -> Result<Self, ParseError> {
+        // Every setting is global, so it may follow any command (`turnier serve --grpc-addr …`).
+        kit::config::parse(Self::command().mut_args(|arg| arg.global(true)))
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -61,248 +80,35 @@ enum Command {
     Script(crate::script_cmd::ScriptCommand),
 }
 
-/// Settings shared by every command. Each flag mirrors an environment variable; the flag wins.
-#[derive(Debug, Args)]
-struct Settings {
-    /// gRPC listen address.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_GRPC_ADDR",
-        value_name = "HOST:PORT"
-    )]
-    grpc_addr: Option<String>,
-    /// Gateway HTTP listen address.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_HTTP_ADDR",
-        value_name = "HOST:PORT"
-    )]
-    http_addr: Option<String>,
-    /// Prometheus /metrics address of a service running alone.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_METRICS_ADDR",
-        value_name = "HOST:PORT"
-    )]
-    metrics_addr: Option<String>,
-    /// Where the catalog service is reached.
-    #[arg(long, global = true, env = "TURNIER_CATALOG_URL", value_name = "URL")]
-    catalog_url: Option<String>,
-    /// Where the search service is reached.
-    #[arg(long, global = true, env = "TURNIER_SEARCH_URL", value_name = "URL")]
-    search_url: Option<String>,
-    /// Where the decks service is reached.
-    #[arg(long, global = true, env = "TURNIER_DECKS_URL", value_name = "URL")]
-    decks_url: Option<String>,
-    /// Where the scripts service is reached.
-    #[arg(long, global = true, env = "TURNIER_SCRIPTS_URL", value_name = "URL")]
-    scripts_url: Option<String>,
-    /// Where the tournaments service is reached.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_TOURNAMENTS_URL",
-        value_name = "URL"
-    )]
-    tournaments_url: Option<String>,
-    /// Where the calculators service is reached.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_CALCULATORS_URL",
-        value_name = "URL"
-    )]
-    calculators_url: Option<String>,
-    /// Folder for the embedded database.
-    #[arg(long, global = true, env = "TURNIER_STATE_DIR", value_name = "DIR")]
-    state_dir: Option<String>,
-    /// Card data folder imported on the catalog's first start.
-    #[arg(long, global = true, env = "TURNIER_DATA_DIR", value_name = "DIR")]
-    data_dir: Option<String>,
-    /// postgres://… or sqlite://… (may contain a password; never logged).
-    #[arg(
-        long,
-        global = true,
-        env = "DATABASE_URL",
-        value_name = "URL",
-        hide_env_values = true
-    )]
-    database_url: Option<String>,
-    /// Database pool size per process.
-    #[arg(long, global = true, env = "DB_MAX_CONNECTIONS", value_name = "N")]
-    db_max_connections: Option<String>,
-    /// Apply migrations when serve starts.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_MIGRATE_ON_START",
-        value_name = "BOOL"
-    )]
-    migrate_on_start: Option<String>,
-    /// Redis for job queues (unset: queues in the database).
-    #[arg(
-        long,
-        global = true,
-        env = "REDIS_URL",
-        value_name = "URL",
-        hide_env_values = true
-    )]
-    redis_url: Option<String>,
-    /// Prefix of the queues' Redis keys.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_QUEUE_PREFIX",
-        value_name = "PREFIX"
-    )]
-    queue_prefix: Option<String>,
-    /// Log filter.
-    #[arg(long, global = true, env = "RUST_LOG", value_name = "FILTER")]
-    log: Option<String>,
-    /// Log format: text or json.
-    #[arg(long, global = true, env = "LOG_FORMAT", value_name = "FORMAT")]
-    log_format: Option<String>,
-    /// OTLP/gRPC trace collector.
-    #[arg(
-        long,
-        global = true,
-        env = "OTEL_EXPORTER_OTLP_ENDPOINT",
-        value_name = "URL"
-    )]
-    otlp_endpoint: Option<String>,
-    /// service.name of exported spans.
-    #[arg(long, global = true, env = "OTEL_SERVICE_NAME", value_name = "NAME")]
-    otel_service_name: Option<String>,
-    /// Seconds between health NOT_SERVING and closing listeners.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_SHUTDOWN_DELAY_SECS",
-        value_name = "SECS"
-    )]
-    shutdown_delay_secs: Option<String>,
-    /// Seconds requests in flight get to finish on shutdown.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_SHUTDOWN_GRACE_SECS",
-        value_name = "SECS"
-    )]
-    shutdown_grace_secs: Option<String>,
-    /// Gateway CORS origins: * or a comma-separated list.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_CORS_ORIGINS",
-        value_name = "ORIGINS"
-    )]
-    cors_origins: Option<String>,
-    /// Gateway request body limit in bytes.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_BODY_LIMIT_BYTES",
-        value_name = "BYTES"
-    )]
-    body_limit_bytes: Option<String>,
-    /// Gateway request timeout in seconds.
-    #[arg(
-        long,
-        global = true,
-        env = "TURNIER_REQUEST_TIMEOUT_SECS",
-        value_name = "SECS"
-    )]
-    request_timeout_secs: Option<String>,
-}
-
-impl Settings {
-    /// Returns the settings as the variables `kit::config` and the gateway read.
-    fn into_lookup(self) -> BTreeMap<&'static str, String> {
-        let pairs = [
-            ("TURNIER_GRPC_ADDR", self.grpc_addr),
-            ("TURNIER_HTTP_ADDR", self.http_addr),
-            ("TURNIER_METRICS_ADDR", self.metrics_addr),
-            ("TURNIER_CATALOG_URL", self.catalog_url),
-            ("TURNIER_SEARCH_URL", self.search_url),
-            ("TURNIER_DECKS_URL", self.decks_url),
-            ("TURNIER_SCRIPTS_URL", self.scripts_url),
-            ("TURNIER_TOURNAMENTS_URL", self.tournaments_url),
-            ("TURNIER_CALCULATORS_URL", self.calculators_url),
-            ("TURNIER_STATE_DIR", self.state_dir),
-            ("TURNIER_DATA_DIR", self.data_dir),
-            ("DATABASE_URL", self.database_url),
-            ("DB_MAX_CONNECTIONS", self.db_max_connections),
-            ("TURNIER_MIGRATE_ON_START", self.migrate_on_start),
-            ("REDIS_URL", self.redis_url),
-            ("TURNIER_QUEUE_PREFIX", self.queue_prefix),
-            ("RUST_LOG", self.log),
-            ("LOG_FORMAT", self.log_format),
-            ("OTEL_EXPORTER_OTLP_ENDPOINT", self.otlp_endpoint),
-            ("OTEL_SERVICE_NAME", self.otel_service_name),
-            ("TURNIER_SHUTDOWN_DELAY_SECS", self.shutdown_delay_secs),
-            ("TURNIER_SHUTDOWN_GRACE_SECS", self.shutdown_grace_secs),
-            ("TURNIER_CORS_ORIGINS", self.cors_origins),
-            ("TURNIER_BODY_LIMIT_BYTES", self.body_limit_bytes),
-            ("TURNIER_REQUEST_TIMEOUT_SECS", self.request_timeout_secs),
-        ];
-        pairs
-            .into_iter()
-            .filter_map(|(key, value)| value.map(|value| (key, value)))
-            .collect()
-    }
-}
-
-fn settings_help() -> String {
-    let mut help = String::from(
-        "Settings (flags mirror these environment variables; defaults in parentheses):\n",
-    );
-    for (variable, meaning) in kit::config::VARIABLES {
-        help.push_str(&format!("  {variable:<30} {meaning}\n"));
-    }
-    help
-}
-
 /// Runs the parsed command line.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
-    let settings = cli.settings.into_lookup();
-    let lookup = |key: &str| settings.get(key).cloned();
-    match cli.command.unwrap_or(Command::Serve { only: None }) {
+    let Cli {
+        command,
+        process,
+        gateway,
+        catalog,
+        scripts,
+    } = cli;
+    // The tools that are not a role run with the all-in-one defaults.
+    let config = || process.resolve(Role::All);
+    let local_catalog = || LocalCatalogSettings::new(&config(), &catalog);
+    match command.unwrap_or(Command::Serve { only: None }) {
         Command::Serve { only } => {
             let role = match only {
                 Some(only) => Role::parse_only(&only)?,
                 None => Role::All,
             };
-            let config = Config::from_lookup(role, lookup)?;
-            crate::serve::serve(config, &lookup).await
+            crate::serve::serve(process.resolve(role), gateway, catalog, scripts).await
         }
-        Command::Migrate => {
-            let config = Config::from_lookup(Role::All, lookup)?;
-            crate::serve::migrate(&config).await
-        }
-        Command::Catalog(command) => {
-            let config = Config::from_lookup(Role::All, lookup)?;
-            crate::catalog_cmd::run_catalog(&config, command).await
-        }
-        Command::Card(command) => {
-            let config = Config::from_lookup(Role::All, lookup)?;
-            crate::catalog_cmd::run_card(&config, command).await
-        }
-        Command::Search(args) => {
-            let config = Config::from_lookup(Role::All, lookup)?;
-            crate::search_cmd::run(&config, args).await
-        }
-        Command::Queue(command) => {
-            let config = Config::from_lookup(Role::All, lookup)?;
-            crate::queue_cmd::run(&config, command).await
+        Command::Migrate => crate::serve::migrate(&config()).await,
+        Command::Catalog(command) => crate::catalog_cmd::run_catalog(&config(), command).await,
+        Command::Card(command) => crate::catalog_cmd::run_card(&local_catalog(), command).await,
+        Command::Search(args) => crate::search_cmd::run(&local_catalog(), args).await,
+        Command::Queue(command) => crate::queue_cmd::run(&config(), command).await,
+        Command::Deck(crate::deck_cmd::DeckCommand::Import { game, single_deck }) => {
+            crate::deck_cmd::import(&local_catalog(), &game, single_deck).await
         }
         // Pure conversion: no settings, no database.
-        Command::Deck(crate::deck_cmd::DeckCommand::Import { game, single_deck }) => {
-            let config = Config::from_lookup(Role::All, lookup)?;
-            crate::deck_cmd::import(&config, &game, single_deck).await
-        }
         Command::Deck(command) => crate::deck_cmd::run(command),
         // Pure rules over a format file and stdin: no settings, no database, no server.
         Command::Format(command) => crate::format_cmd::run(command),
@@ -310,9 +116,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tournament(command) => crate::tournament_cmd::run(command),
         // The sandbox over a script file and stdin; a card pool over a whole game reads the
         // local catalog, as `turnier deck import` does.
-        Command::Script(command) => {
-            let config = Config::from_lookup(Role::All, lookup)?;
-            crate::script_cmd::run(&config, command).await
-        }
+        Command::Script(command) => crate::script_cmd::run(&local_catalog(), command).await,
     }
 }

@@ -7,19 +7,23 @@
 
 use std::io::Read as _;
 
+use crate::local::LocalCatalogSettings;
 use anyhow::Context as _;
-use kit::config::Config;
 use vocab::Game;
 
 /// Runs `turnier deck import --game G [--single-deck]` on stdin.
-pub async fn run(config: &Config, game: &str, single_deck: bool) -> anyhow::Result<()> {
+pub async fn run(
+    local: &LocalCatalogSettings,
+    game: &str,
+    single_deck: bool,
+) -> anyhow::Result<()> {
     let game: Game = game.parse()?;
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
         .context("cannot read the deck on stdin")?;
 
-    let catalog = crate::local::catalog(config, None).await?;
+    let catalog = crate::local::catalog(local, None).await?;
     let deck = decks::import::import_deck(&catalog, game, &text, single_deck).await?;
     println!("{}", serde_json::to_string(&deck)?);
     Ok(())

@@ -6,24 +6,54 @@
 //! database in the state folder); an empty catalog is filled with the sample cards and the data
 //! folder before the first call, as on the platform's first start.
 
+use std::path::PathBuf;
+
 use anyhow::Context as _;
 use kit::config::Config;
 use kit::server::{Deps, Mount as _, ShutdownTiming};
 use kit::services::Service;
 use kit::shutdown::Shutdown;
 
+/// Where the tools that read cards (`card show`, `search`, `deck import`, `script run`) find
+/// the local catalog: the database `turnier serve` keeps, and the card data imported into it
+/// on first use.
+///
+/// No `Debug`: the database URL may carry a password.
+#[derive(Clone)]
+pub struct LocalCatalogSettings {
+    /// The database (`DATABASE_URL`).
+    pub database_url: String,
+    /// The card data folder imported into an empty catalog.
+    pub data_dir: Option<PathBuf>,
+    /// The catalog's settings, for a catalog served in this process.
+    catalog: catalog::Settings,
+}
+
+impl LocalCatalogSettings {
+    /// Takes the database from the plumbing settings and the data folder from the catalog's.
+    pub fn new(config: &Config, catalog: &catalog::Settings) -> Self {
+        Self {
+            database_url: config.database_url.clone(),
+            data_dir: catalog.data_dir(),
+            catalog: catalog.clone(),
+        }
+    }
+
+    /// Returns the catalog's settings.
+    pub fn catalog_settings(&self) -> catalog::Settings {
+        self.catalog.clone()
+    }
+}
+
 /// Serves `services` in this process until it exits, and returns their URL.
-pub async fn serve(config: &Config, services: &[Service]) -> anyhow::Result<String> {
-    let db = kit::db::Database::connect(&config.database_url, 4).await?;
-    let catalog_settings = catalog::Settings {
-        data_dir: config.data_dir.clone(),
-    };
+pub async fn serve(local: &LocalCatalogSettings, services: &[Service]) -> anyhow::Result<String> {
+    let db = kit::db::Database::connect(&local.database_url, 4).await?;
     if services.contains(&Service::Catalog) {
         db.migrate(&[&catalog::store::MIGRATOR]).await?;
         // Filled before the tool's first call, not in the background as a server does.
         catalog::import::bootstrap(
             catalog::store::Store::new(db.clone()),
-            catalog_settings.data_dir.clone(),
+            local.data_dir.clone(),
         )
         .await;
     }
@@ -39,7 +69,9 @@ pub async fn serve(config: &Config, services: &[Service]) -> anyhow::Result<Stri
     let mut routes = tonic::service::RoutesBuilder::default();
     for service in services {
         match service {
-            Service::Catalog => catalog::Catalog::mount(&mut routes, &deps, &catalog_settings)?,
+            Service::Catalog => {
+                catalog::Catalog::mount(&mut routes, &deps, &local.catalog_settings())?
+            }
             Service::Search => search::Search::mount(&mut routes, &deps, &())?,
             other => anyhow::bail!("the {other} service is not served locally"),
         }
@@ -63,12 +95,12 @@ pub async fn serve(config: &Config, services: &[Service]) -> anyhow::Result<Stri
 
 /// Returns a client of the catalog at `server`, or of the local catalog when none is given.
 pub async fn catalog(
-    config: &Config,
+    local: &LocalCatalogSettings,
     server: Option<&str>,
 ) -> anyhow::Result<clients::CatalogClient> {
     let url = match server {
         Some(url) => url.to_owned(),
-        None => serve(config, &[Service::Catalog]).await?,
+        None => serve(local, &[Service::Catalog]).await?,
     };
     Ok(clients::CatalogClient::connect_lazy(&url)?)
 }

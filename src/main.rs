@@ -2,8 +2,9 @@
 //! process (or one of them with `--only`), `migrate` applies database migrations, and the
 //! command-line tools for organizers and integrators live here too.
 //!
-//! This file only wires: settings come from flags or environment variables (clap's `env`) and
-//! are validated by `kit::config`; each service crate says what it serves.
+//! This file only wires: settings come from flags or environment variables (clap's `env`),
+//! declared by the crates that use them and read by `kit::config`; each service crate says
+//! what it serves.
 
 mod catalog_cmd;
 mod cli;
@@ -19,10 +20,19 @@ mod tournament_cmd;
 
 use std::process::ExitCode;
 
-use clap::Parser as _;
+use kit::config::ParseError;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::from_env() {
+        Ok(cli) => cli,
+        // --help, --version and mistakes in the command line: clap's own text and exit status.
+        Err(ParseError::Command(err)) => err.exit(),
+        // A malformed setting: the one line an operator reads, naming the variable.
+        Err(ParseError::Setting(err)) => {
+            eprintln!("turnier: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

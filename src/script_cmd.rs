@@ -17,12 +17,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::{Subcommand, ValueEnum};
-use kit::config::Config;
 use scripts::catalog_pool::CardPool;
 use scripts::domain::pool_filters::Game;
 use scripts::runner::{RunFailure, Runner, ScriptRef, TimeLimits, Verdict};
 use scripts::sandbox::Limits;
 use serde_json::{Map, Value, json};
+
+use crate::local::LocalCatalogSettings;
 
 /// `turnier script …`
 #[derive(Debug, Subcommand)]
@@ -73,9 +74,9 @@ pub enum Kind {
 }
 
 /// Runs `turnier script …`; the sandbox runs on a blocking thread.
-pub async fn run(config: &Config, command: ScriptCommand) -> anyhow::Result<()> {
-    let config = config.clone();
-    let (printed, failed) = tokio::task::spawn_blocking(move || answer(&config, command))
+pub async fn run(local: &LocalCatalogSettings, command: ScriptCommand) -> anyhow::Result<()> {
+    let local = local.clone();
+    let (printed, failed) = tokio::task::spawn_blocking(move || answer(&local, command))
         .await
         .context("the script run stopped")?;
     println!("{printed}");
@@ -87,7 +88,7 @@ pub async fn run(config: &Config, command: ScriptCommand) -> anyhow::Result<()> 
 }
 
 /// Returns what the command prints, and the failure message when it exits 1.
-fn answer(config: &Config, command: ScriptCommand) -> (Value, Option<String>) {
+fn answer(local: &LocalCatalogSettings, command: ScriptCommand) -> (Value, Option<String>) {
     match command {
         ScriptCommand::Check { file } => match std::fs::read_to_string(&file) {
             Ok(source) => {
@@ -110,7 +111,7 @@ fn answer(config: &Config, command: ScriptCommand) -> (Value, Option<String>) {
             file,
             kind,
             timeout_ms,
-        } => match run_script(config, &file, kind, timeout_ms) {
+        } => match run_script(local, &file, kind, timeout_ms) {
             Ok(printed) => (printed, None),
             Err(Failure { code, message }) => error(code, &message),
         },
@@ -147,7 +148,7 @@ fn error(code: &str, message: &str) -> (Value, Option<String>) {
 }
 
 fn run_script(
-    config: &Config,
+    local: &LocalCatalogSettings,
     file: &Path,
     kind: Kind,
     timeout_ms: Option<u64>,
@@ -208,7 +209,7 @@ fn run_script(
             let pool = match (input.remove("cards"), input.remove("game")) {
                 (Some(Value::Array(cards)), None) => CardPool::from_values(&cards)
                     .map_err(|err| invalid_input(format!("`cards`: {err}")))?,
-                (None, Some(game)) => catalog_pool(config, &game)?,
+                (None, Some(game)) => catalog_pool(local, &game)?,
                 _ => {
                     return Err(invalid_input(
                         "give either `cards` (an array of card objects) or `game` (lor, pokemon \
@@ -251,7 +252,7 @@ fn run_script(
 
 /// Every card of a game in the local catalog (the data folder, as `turnier serve` keeps it),
 /// as the JSON scripts see. Runs on the blocking thread of the command.
-fn catalog_pool(config: &Config, game: &Value) -> Result<CardPool, Failure> {
+fn catalog_pool(local: &LocalCatalogSettings, game: &Value) -> Result<CardPool, Failure> {
     let game: Game = game
         .as_str()
         .unwrap_or_default()
@@ -263,7 +264,7 @@ fn catalog_pool(config: &Config, game: &Value) -> Result<CardPool, Failure> {
     };
     let cards = tokio::runtime::Handle::current()
         .block_on(async {
-            let catalog = crate::local::catalog(config, None).await?;
+            let catalog = crate::local::catalog(local, None).await?;
             anyhow::Ok(catalog.all_cards(game).await?)
         })
         .map_err(catalog_failure)?;

@@ -4,10 +4,11 @@
 //! on first use).
 
 use anyhow::Context as _;
-use kit::config::Config;
 use kit::services::Service;
 use proto::catalog::v1::Card;
 use vocab::Game;
+
+use crate::local::LocalCatalogSettings;
 
 /// The arguments of `turnier search`.
 #[derive(Debug, clap::Args)]
@@ -35,11 +36,11 @@ struct Row {
 }
 
 /// Runs `turnier search`.
-pub async fn run(config: &Config, args: SearchArgs) -> anyhow::Result<()> {
+pub async fn run(local: &LocalCatalogSettings, args: SearchArgs) -> anyhow::Result<()> {
     let game: Game = args.game.parse()?;
     let url = match &args.server {
         Some(url) => url.clone(),
-        None => crate::local::serve(config, &[Service::Catalog, Service::Search]).await?,
+        None => crate::local::serve(local, &[Service::Catalog, Service::Search]).await?,
     };
     let (rows, total, warnings) =
         search(&url, game, &args.query)

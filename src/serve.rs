@@ -14,16 +14,14 @@ fn mount(
     service: Service,
     routes: &mut tonic::service::RoutesBuilder,
     deps: &Deps,
-    config: &Config,
+    catalog: &catalog::Settings,
+    scripts: &scripts::Settings,
 ) -> Result<(), MountError> {
-    let catalog = catalog::Settings {
-        data_dir: config.data_dir.clone(),
-    };
     match service {
-        Service::Catalog => catalog::Catalog::mount(routes, deps, &catalog),
+        Service::Catalog => catalog::Catalog::mount(routes, deps, catalog),
         Service::Search => search::Search::mount(routes, deps, &()),
         Service::Decks => decks::Decks::mount(routes, deps, &()),
-        Service::Scripts => scripts::Scripts::mount(routes, deps, &config.scripts),
+        Service::Scripts => scripts::Scripts::mount(routes, deps, scripts),
         Service::Tournaments => tournaments::Tournaments::mount(routes, deps, &()),
         Service::Calculators => calculators::Calculators::mount(routes, deps, &()),
     }
@@ -57,21 +55,24 @@ async fn connect(config: &Config) -> anyhow::Result<Database> {
     Ok(Database::connect(&config.database_url, config.db_max_connections).await?)
 }
 
-/// Runs the role in `config` until SIGTERM or Ctrl-C, then drains and returns.
-pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<()> {
+/// Runs the role in `config` until SIGTERM or Ctrl-C, then drains and returns. The gateway,
+/// the catalog and the scripts service take their own settings.
+pub async fn serve(
+    config: Config,
+    gateway: gateway::Settings,
+    catalog: catalog::Settings,
+    scripts: scripts::Settings,
+) -> anyhow::Result<()> {
     let _telemetry = kit::telemetry::init(&config.telemetry)?;
     let metrics = Metrics::install()?;
     let shutdown = Shutdown::on_signals().context("cannot listen for SIGTERM")?;
     let started = std::time::Instant::now();
 
     let services = config.role.services();
-    let gateway_config = if config.role.runs_gateway() {
-        Some(gateway::GatewayConfig::from_lookup(lookup, |service| {
-            config.service_urls[&service].clone()
-        })?)
-    } else {
-        None
-    };
+    let gateway_config = config.role.runs_gateway().then(|| {
+        let services = config.service_urls.clone().into_iter().collect();
+        gateway::GatewayConfig::new(&gateway, services)
+    });
 
     // Bind every listener before anything else starts, so a taken port fails fast with the
     // setting named, and clients that connect early wait in the backlog instead of failing.
@@ -81,7 +82,7 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
         Some(kit::server::bind(config.grpc_addr, "TURNIER_GRPC_ADDR").await?)
     };
     let http_listener = match gateway_config {
-        Some(_) => Some(kit::server::bind(config.http_addr, "TURNIER_HTTP_ADDR").await?),
+        Some(_) => Some(kit::server::bind(gateway.http_addr, "TURNIER_HTTP_ADDR").await?),
         None => None,
     };
     let metrics_listener = match config.metrics_addr {
@@ -90,7 +91,12 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
     };
 
     // Logged once, after the settings proved usable, passwords masked.
-    tracing::info!(config = ?config, "configuration");
+    tracing::info!(
+        config = ?config,
+        data_dir = ?catalog.data_dir(),
+        scripts = ?scripts,
+        "configuration"
+    );
 
     let db = if services.is_empty() {
         None
@@ -107,7 +113,7 @@ pub async fn serve(config: Config, lookup: &dyn Fn(&str) -> Option<String>) -> a
         let mut routes = tonic::service::RoutesBuilder::default();
         let deps = Deps::new(config.service_urls.clone()).with_db(db.clone());
         for service in &services {
-            mount(*service, &mut routes, &deps, &config)?;
+            mount(*service, &mut routes, &deps, &catalog, &scripts)?;
         }
         let shutdown = shutdown.clone();
         let timing = config.shutdown;

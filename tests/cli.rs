@@ -1,7 +1,9 @@
 //! The command line: help, migrations, and bad configuration that stops the process with one
-//! line naming the problem.
+//! line naming the problem; and the README's configuration table, checked against `--help`.
 
 mod support;
+
+use std::collections::BTreeSet;
 
 use support::run;
 
@@ -34,15 +36,78 @@ fn assert_refused(output: &std::process::Output, expected: &str) {
     );
 }
 
+/// Returns what `turnier --help` prints.
+fn help(dir: &std::path::Path) -> String {
+    let output = run(dir, &["--help"], &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The variables `--help` shows: clap writes `[env: NAME=value]` after each setting's help
+/// (`[env: NAME]` when the value is hidden), wrapped wherever the terminal width falls.
+fn help_variables(help: &str) -> BTreeSet<String> {
+    let words: Vec<&str> = help.split_whitespace().collect();
+    words
+        .windows(2)
+        .filter(|pair| pair[0] == "[env:")
+        .filter_map(|pair| pair[1].split(['=', ']']).next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The variables of the README's configuration table: each `NAME` in backticks in the first
+/// column of a row of the "Configuration" section.
+fn readme_variables() -> BTreeSet<String> {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("the README is readable");
+    let section = readme
+        .split("\n## Configuration\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("the README has a Configuration section");
+    let is_variable = |word: &str| {
+        !word.is_empty()
+            && word
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    section
+        .lines()
+        .filter_map(|line| line.strip_prefix('|')?.split('|').next())
+        // In a cell, the odd pieces between backticks are the quoted ones.
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2))
+        .filter(|word| is_variable(word))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_readme_configuration_table_lists_exactly_the_variables_of_help() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let in_help = help_variables(&help(dir.path()));
+    let in_readme = readme_variables();
+    assert!(
+        in_help.len() > 20,
+        "too few variables in --help: {in_help:?}"
+    );
+    let missing_from_readme: Vec<_> = in_help.difference(&in_readme).collect();
+    let missing_from_help: Vec<_> = in_readme.difference(&in_help).collect();
+    assert!(
+        missing_from_readme.is_empty() && missing_from_help.is_empty(),
+        "README.md's configuration table and `turnier --help` disagree:\n\
+         in --help, not in the README: {missing_from_readme:?}\n\
+         in the README, not in --help: {missing_from_help:?}"
+    );
+}
+
 #[test]
 fn help_explains_every_command_and_setting() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let output = run(dir.path(), &["--help"], &[]);
-    assert!(output.status.success());
-    let help = String::from_utf8_lossy(&output.stdout);
-    for needle in ["serve", "migrate"]
+    let help = help(dir.path());
+    let services = kit::services::Service::ALL.map(kit::services::Service::url_env);
+    for needle in ["serve", "migrate", "TURNIER_GRPC_ADDR", "DATABASE_URL"]
         .into_iter()
-        .chain(kit::config::VARIABLES.iter().map(|(variable, _)| *variable))
+        .chain(services)
     {
         assert!(
             help.contains(needle),
@@ -69,6 +134,43 @@ fn a_malformed_database_url_is_refused_naming_the_variable() {
         &[("DATABASE_URL", "mysql://localhost/turnier")],
     );
     assert_refused(&output, "DATABASE_URL: expected postgres://… or sqlite://…");
+}
+
+#[test]
+fn a_malformed_number_is_refused_in_one_line_naming_the_variable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run(dir.path(), &["migrate"], &[("DB_MAX_CONNECTIONS", "ten")]);
+    assert_refused(
+        &output,
+        "turnier: DB_MAX_CONNECTIONS: expected a whole number from 1 to 1000, got `ten`",
+    );
+}
+
+#[test]
+fn a_malformed_flag_is_refused_naming_its_variable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = run(dir.path(), &["serve", "--body-limit-bytes", "0"], &[]);
+    assert_refused(
+        &output,
+        "turnier: TURNIER_BODY_LIMIT_BYTES: expected a positive number of bytes, got `0`",
+    );
+}
+
+#[test]
+fn blank_variables_count_as_unset() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let blank = [
+        "DB_MAX_CONNECTIONS",
+        "REDIS_URL",
+        "TURNIER_GRPC_ADDR",
+        "TURNIER_CATALOG_URL",
+        "TURNIER_CORS_ORIGINS",
+        "TURNIER_SCRIPT_MEMORY_MIB",
+        "TURNIER_DATA_DIR",
+    ];
+    let env: Vec<(&str, &str)> = blank.iter().map(|variable| (*variable, "")).collect();
+    let output = run(dir.path(), &["migrate"], &env);
+    assert!(output.status.success(), "{}", stderr(&output));
 }
 
 #[test]

@@ -1,21 +1,17 @@
-//! The gateway's settings: where each gRPC service is, which browser origins may call the API,
-//! and the limits every request runs under.
+//! The gateway's settings: where it listens, which browser origins may call the API, and the
+//! limits every request runs under; and [`GatewayConfig`], what the gateway runs with.
 //!
-//! This is the only module of the crate that reads the environment. Parsing takes a lookup
-//! function so that tests never touch the process environment; the `turnier` binary decides
-//! the default address of each service (its own port in the all-in-one mode).
+//! The settings are declared once, in [`Settings`], and parsed with the rest of the binary's
+//! command line by `kit::config::parse`. Where each service is reached is a plumbing setting
+//! (`kit::config::Settings`), resolved by the binary for its role and handed to
+//! [`GatewayConfig::new`].
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use http::HeaderValue;
+use kit::config::InvalidValue;
 use kit::services::Service;
-
-/// Variable: `*`, or a comma-separated list of browser origins allowed to call the API.
-pub const CORS_ORIGINS_VAR: &str = "TURNIER_CORS_ORIGINS";
-/// Variable: the largest request body accepted, in bytes.
-pub const BODY_LIMIT_BYTES_VAR: &str = "TURNIER_BODY_LIMIT_BYTES";
-/// Variable: how long a request may take, in whole seconds, before it is answered with 504.
-pub const REQUEST_TIMEOUT_SECS_VAR: &str = "TURNIER_REQUEST_TIMEOUT_SECS";
 
 /// The default largest request body: 2 MiB, well above a deck list or a script source.
 pub const DEFAULT_BODY_LIMIT_BYTES: usize = 2 * 1024 * 1024;
@@ -26,6 +22,50 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// Short, because a Kubernetes readiness probe has its own timeout (1 s by default in the
 /// probe, which the chart raises) and an answer after it is worthless.
 pub const DEFAULT_READINESS_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The gateway's settings, as given on the command line or in the environment.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Gateway settings")]
+// Every crate names its struct `Settings`; the group clap derives from it needs its own id.
+#[group(id = "gateway_settings")]
+pub struct Settings {
+    /// Gateway HTTP listen address.
+    #[arg(
+        long,
+        env = "TURNIER_HTTP_ADDR",
+        value_name = "HOST:PORT",
+        default_value = "127.0.0.1:8080",
+        value_parser = kit::config::socket_addr
+    )]
+    pub http_addr: SocketAddr,
+    /// Browser origins allowed to call the API cross-origin: * or a comma-separated list
+    /// (unset: no cross-origin access).
+    #[arg(
+        long,
+        env = "TURNIER_CORS_ORIGINS",
+        value_name = "ORIGINS",
+        value_parser = parse_cors_origins
+    )]
+    pub cors_origins: Option<CorsOrigins>,
+    /// Largest request body accepted, in bytes; larger ones get 413.
+    #[arg(
+        long,
+        env = "TURNIER_BODY_LIMIT_BYTES",
+        value_name = "BYTES",
+        default_value_t = DEFAULT_BODY_LIMIT_BYTES,
+        value_parser = positive_bytes
+    )]
+    pub body_limit_bytes: usize,
+    /// Seconds a request may take before the gateway answers 504.
+    #[arg(
+        long,
+        env = "TURNIER_REQUEST_TIMEOUT_SECS",
+        value_name = "SECS",
+        default_value_t = DEFAULT_REQUEST_TIMEOUT.as_secs(),
+        value_parser = positive_secs
+    )]
+    pub request_timeout_secs: u64,
+}
 
 /// The gateway's resolved configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,68 +96,16 @@ pub enum CorsOrigins {
     List(Vec<HeaderValue>),
 }
 
-/// A setting that does not parse; the message names the variable and the value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{variable}: expected {expected}, got `{value}`")]
-pub struct ConfigError {
-    /// The environment variable that holds the bad value.
-    pub variable: &'static str,
-    /// What the variable should hold.
-    pub expected: &'static str,
-    /// The offending value (or, for a list, the offending entry).
-    pub value: String,
-}
-
 impl GatewayConfig {
-    /// Reads the configuration from the process environment.
-    ///
-    /// `default_service_url` gives the URL of a service whose variable is unset.
-    pub fn from_env(default_service_url: impl Fn(Service) -> String) -> Result<Self, ConfigError> {
-        Self::from_lookup(|key| std::env::var(key).ok(), default_service_url)
-    }
-
-    /// Reads the configuration through `get`, which returns a variable's value if it is set.
-    ///
-    /// Unset and blank variables take their defaults (a Helm chart often renders an unset value
-    /// as an empty string). Every service of [`Service::ALL`] is configured; `default_service_url`
-    /// gives the URL of one whose variable is unset, and is validated like a given one.
-    pub fn from_lookup(
-        get: impl Fn(&str) -> Option<String>,
-        default_service_url: impl Fn(Service) -> String,
-    ) -> Result<Self, ConfigError> {
-        let get = |key: &str| get(key).filter(|value| !value.trim().is_empty());
-        let services = Service::ALL
-            .into_iter()
-            .map(|service| {
-                let url = get(service.url_env()).unwrap_or_else(|| default_service_url(service));
-                Ok((service, parse_service_url(service.url_env(), &url)?))
-            })
-            .collect::<Result<Vec<_>, ConfigError>>()?;
-        Ok(Self {
+    /// Returns the configuration `settings` give, calling `services` (each with its gRPC URL).
+    pub fn new(settings: &Settings, services: Vec<(Service, String)>) -> Self {
+        Self {
             services,
-            cors_origins: get(CORS_ORIGINS_VAR)
-                .map(|value| parse_cors_origins(&value))
-                .transpose()?
-                .unwrap_or_default(),
-            body_limit_bytes: get(BODY_LIMIT_BYTES_VAR)
-                .map(|value| {
-                    parse_positive(BODY_LIMIT_BYTES_VAR, "a positive number of bytes", &value)
-                })
-                .transpose()?
-                .unwrap_or(DEFAULT_BODY_LIMIT_BYTES),
-            request_timeout: get(REQUEST_TIMEOUT_SECS_VAR)
-                .map(|value| {
-                    parse_positive(
-                        REQUEST_TIMEOUT_SECS_VAR,
-                        "a positive number of seconds",
-                        &value,
-                    )
-                    .map(Duration::from_secs)
-                })
-                .transpose()?
-                .unwrap_or(DEFAULT_REQUEST_TIMEOUT),
+            cors_origins: settings.cors_origins.clone().unwrap_or_default(),
+            body_limit_bytes: settings.body_limit_bytes,
+            request_timeout: Duration::from_secs(settings.request_timeout_secs),
             readiness_timeout: DEFAULT_READINESS_TIMEOUT,
-        })
+        }
     }
 
     /// Returns a configuration with the given services and every other setting at its default:
@@ -133,45 +121,28 @@ impl GatewayConfig {
     }
 }
 
-/// Parses a whole number greater than zero.
-fn parse_positive<T>(
-    variable: &'static str,
-    expected: &'static str,
-    value: &str,
-) -> Result<T, ConfigError>
+/// Parses a number of bytes greater than zero.
+fn positive_bytes(value: &str) -> Result<usize, InvalidValue> {
+    positive(value, "a positive number of bytes")
+}
+
+/// Parses a number of seconds greater than zero.
+fn positive_secs(value: &str) -> Result<u64, InvalidValue> {
+    positive(value, "a positive number of seconds")
+}
+
+fn positive<T>(value: &str, expected: &'static str) -> Result<T, InvalidValue>
 where
     T: std::str::FromStr + PartialOrd + Default,
 {
     match value.trim().parse::<T>() {
         Ok(number) if number > T::default() => Ok(number),
-        _ => Err(ConfigError {
-            variable,
-            expected,
-            value: value.to_owned(),
-        }),
+        _ => Err(InvalidValue::new(expected, value)),
     }
-}
-
-/// Checks that `value` is an `http://` or `https://` URL with a host, as tonic dials it.
-fn parse_service_url(variable: &'static str, value: &str) -> Result<String, ConfigError> {
-    let error = || ConfigError {
-        variable,
-        expected: "an http:// or https:// URL such as `http://127.0.0.1:50052`",
-        value: value.to_owned(),
-    };
-    let value = value.trim();
-    let url = url::Url::parse(value).map_err(|_| error())?;
-    let is_http = matches!(url.scheme(), "http" | "https");
-    // tonic parses the address again as an `http::Uri`; check here so a bad one stops startup
-    // with the variable's name rather than failing later inside the transport.
-    if !is_http || url.host_str().is_none() || value.parse::<http::Uri>().is_err() {
-        return Err(error());
-    }
-    Ok(value.to_owned())
 }
 
 /// Parses `*` or a comma-separated list of origins.
-fn parse_cors_origins(value: &str) -> Result<CorsOrigins, ConfigError> {
+fn parse_cors_origins(value: &str) -> Result<CorsOrigins, InvalidValue> {
     if value.trim() == "*" {
         return Ok(CorsOrigins::Any);
     }
@@ -185,11 +156,12 @@ fn parse_cors_origins(value: &str) -> Result<CorsOrigins, ConfigError> {
 }
 
 /// Parses one origin: `http(s)://host[:port]`, nothing else (no path, query or credentials).
-fn parse_origin(entry: &str) -> Result<HeaderValue, ConfigError> {
-    let error = || ConfigError {
-        variable: CORS_ORIGINS_VAR,
-        expected: "`*` or comma-separated origins such as `https://turnier.example`",
-        value: entry.to_owned(),
+fn parse_origin(entry: &str) -> Result<HeaderValue, InvalidValue> {
+    let error = || {
+        InvalidValue::new(
+            "`*` or comma-separated origins such as `https://turnier.example`",
+            entry,
+        )
     };
     let url = url::Url::parse(entry).map_err(|_| error())?;
     let is_bare_origin = matches!(url.scheme(), "http" | "https")
@@ -208,19 +180,41 @@ fn parse_origin(entry: &str) -> Result<HeaderValue, ConfigError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use std::collections::HashMap;
 
-    fn default_url(service: Service) -> String {
-        format!("http://127.0.0.1:{}", service.default_port())
+    use clap::CommandFactory as _;
+    use kit::config::{ConfigError, ParseError, Role};
+
+    use super::*;
+
+    /// The gateway's settings and the plumbing ones (the service URLs), as the binary has them.
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        process: kit::config::Settings,
+        #[command(flatten)]
+        gateway: Settings,
     }
 
-    fn parse(vars: &[(&str, &str)]) -> Result<GatewayConfig, ConfigError> {
+    fn parse_settings(vars: &[(&str, &str)]) -> Result<Cli, ConfigError> {
         let vars: HashMap<String, String> = vars
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
-        GatewayConfig::from_lookup(|key| vars.get(key).cloned(), default_url)
+        match kit::config::parse_from(Cli::command(), ["turnier"], |key| vars.get(key).cloned()) {
+            Ok(cli) => Ok(cli),
+            Err(ParseError::Setting(err)) => Err(err),
+            Err(ParseError::Command(err)) => panic!("not a setting's error: {err}"),
+        }
+    }
+
+    fn parse(vars: &[(&str, &str)]) -> Result<GatewayConfig, ConfigError> {
+        let cli = parse_settings(vars)?;
+        let services = cli.process.resolve(Role::Gateway).service_urls;
+        Ok(GatewayConfig::new(
+            &cli.gateway,
+            services.into_iter().collect(),
+        ))
     }
 
     fn error_message(vars: &[(&str, &str)]) -> String {
@@ -229,6 +223,8 @@ mod tests {
 
     #[test]
     fn no_variables_give_the_defaults() {
+        let settings = parse_settings(&[]).expect("defaults are valid").gateway;
+        assert_eq!(settings.http_addr.to_string(), "127.0.0.1:8080");
         let config = parse(&[]).expect("defaults are valid");
         assert_eq!(config.cors_origins, CorsOrigins::None);
         assert_eq!(config.body_limit_bytes, 2 * 1024 * 1024);
@@ -345,9 +341,10 @@ mod tests {
     }
 
     #[test]
-    fn a_malformed_default_service_url_is_reported_too() {
-        let err = GatewayConfig::from_lookup(|_| None, |_| "nonsense".to_owned())
-            .expect_err("the default is invalid");
-        assert_eq!(err.variable, "TURNIER_CATALOG_URL");
+    fn a_malformed_listen_address_names_the_variable() {
+        assert_eq!(
+            error_message(&[("TURNIER_HTTP_ADDR", "nope:port")]),
+            "TURNIER_HTTP_ADDR: expected host:port, got `nope:port`"
+        );
     }
 }

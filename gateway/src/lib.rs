@@ -29,7 +29,7 @@ use http::header::CONTENT_TYPE;
 use http::{Method, Uri};
 
 pub use api_error::{ApiError, ErrorBody, ErrorObject, grpc_code_name, http_status};
-pub use config::{ConfigError, CorsOrigins, GatewayConfig};
+pub use config::{CorsOrigins, GatewayConfig, Settings};
 pub use error::Error;
 pub use openapi::openapi;
 pub use state::AppState;

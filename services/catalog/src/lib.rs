@@ -18,27 +18,20 @@ pub mod domain;
 mod error;
 pub mod grpc;
 pub mod import;
+mod settings;
 pub mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
-
-use std::path::PathBuf;
 
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
 pub use error::Error;
+pub use settings::Settings;
 
 /// The catalog service, as `turnier serve` mounts it.
 #[derive(Debug)]
 pub struct Catalog;
-
-/// The catalog's settings.
-#[derive(Debug, Clone, Default)]
-pub struct Settings {
-    /// The folder of upstream card data, one sub-folder per game, imported on the first start.
-    pub data_dir: Option<PathBuf>,
-}
 
 impl Mount for Catalog {
     const SERVICE: Service = Service::Catalog;
@@ -51,7 +44,7 @@ impl Mount for Catalog {
     ) -> Result<(), MountError> {
         let store = store::Store::new(deps.database(Self::SERVICE)?.clone());
         // First start: the sample catalog at once, the data folder in the background.
-        tokio::spawn(import::bootstrap(store.clone(), settings.data_dir.clone()));
+        tokio::spawn(import::bootstrap(store.clone(), settings.data_dir()));
         routes.add_service(grpc::server(grpc::Api::new(store)));
         Ok(())
     }

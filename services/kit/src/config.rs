@@ -1,22 +1,34 @@
-//! The process configuration: every setting, its environment variable, its default, and its
-//! validation. The only code that interprets settings; the binary's flags mirror the same
-//! variables (clap's `env`), and reach this module through a lookup function.
+//! The process's settings: how a setting is declared and parsed, and the plumbing settings every
+//! role shares (addresses, service URLs, database, queues, telemetry, shutdown).
+//!
+//! A setting is declared once, as a field of a `#[derive(clap::Args)]` struct owned by whoever
+//! uses it: [`Settings`] here, `gateway::Settings`, `catalog::Settings`, `scripts::Settings`.
+//! The field's attributes give its flag, its environment variable (clap's `env`), its default
+//! and its value parser, which is its validation; its doc comment is its `--help` text. The
+//! `turnier` binary flattens those structs into its command line and reads them with
+//! [`parse`]; tests read them with [`parse_from`] and a map, never the process environment.
 //!
 //! Defaults run the whole platform on a laptop with nothing set. A malformed value stops
-//! startup with a one-line message naming the variable.
+//! startup with a one-line message naming the variable ([`ConfigError`]), whether it came from
+//! the variable or from the flag. What a role does with its settings is its own business:
+//! this module only declares, parses and resolves them.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::ffi::{OsStr, OsString};
+use std::net::{Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Duration;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::parser::ValueSource;
+use clap::{Arg, ArgMatches, Command};
 
 use crate::services::Service;
 use crate::telemetry::{LogFormat, TelemetryConfig};
 
 /// The gRPC port of the all-in-one process.
 pub const DEFAULT_GRPC_PORT: u16 = 50051;
-/// The gateway's HTTP port.
-pub const DEFAULT_HTTP_PORT: u16 = 8080;
 
 /// What one `turnier serve` process runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,25 +74,201 @@ impl Role {
     }
 }
 
-/// Every setting of a `turnier serve` or `turnier migrate` process.
+/// The plumbing settings of every `turnier` process, as given on the command line or in the
+/// environment. [`Settings::resolve`] fills in the defaults that depend on the role.
+///
+/// No `Debug`: the database and Redis URLs are kept as given and may carry passwords. Log the
+/// resolved [`Config`], which masks them.
+#[derive(Clone, clap::Args)]
+#[command(next_help_heading = "Process settings")]
+// Every crate names its struct `Settings`; the group clap derives from it needs its own id.
+#[group(id = "process_settings")]
+pub struct Settings {
+    /// gRPC listen address (default 127.0.0.1:50051; with --only <service>, that service's own
+    /// port, 50052-50057).
+    #[arg(long, env = "TURNIER_GRPC_ADDR", value_name = "HOST:PORT", value_parser = socket_addr)]
+    pub grpc_addr: Option<SocketAddr>,
+    /// Prometheus /metrics address of a service running alone (default 127.0.0.1:9102-9107 by
+    /// service); the gateway serves /metrics on its HTTP address.
+    #[arg(long, env = "TURNIER_METRICS_ADDR", value_name = "HOST:PORT", value_parser = socket_addr)]
+    pub metrics_addr: Option<SocketAddr>,
+    /// Where each service is reached.
+    #[command(flatten)]
+    pub service_urls: ServiceUrls,
+    /// Folder for the embedded SQLite database.
+    #[arg(
+        long,
+        env = "TURNIER_STATE_DIR",
+        value_name = "DIR",
+        default_value = ".turnier"
+    )]
+    pub state_dir: PathBuf,
+    /// The database: postgres://user:pass@host/db or sqlite://path (default
+    /// sqlite://<state dir>/turnier.db). May contain a password; never logged.
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        value_name = "URL",
+        hide_env_values = true,
+        value_parser = database_url
+    )]
+    pub database_url: Option<String>,
+    /// Database pool size per process.
+    #[arg(
+        long,
+        env = "DB_MAX_CONNECTIONS",
+        value_name = "N",
+        default_value_t = 10,
+        value_parser = whole_number(1..=1000_u32)
+    )]
+    pub db_max_connections: u32,
+    /// Whether serve applies migrations when it starts: true or false.
+    #[arg(
+        long,
+        env = "TURNIER_MIGRATE_ON_START",
+        value_name = "BOOL",
+        action = clap::ArgAction::Set,
+        default_value_t = true,
+        value_parser = boolean
+    )]
+    pub migrate_on_start: bool,
+    /// Redis for job queues, redis://host:port (unset: queues live in the database).
+    #[arg(
+        long,
+        env = "REDIS_URL",
+        value_name = "URL",
+        hide_env_values = true,
+        value_parser = redis_url
+    )]
+    pub redis_url: Option<String>,
+    /// Prefix of the queues' Redis keys, so deployments can share one Redis server.
+    #[arg(
+        long,
+        env = "TURNIER_QUEUE_PREFIX",
+        value_name = "PREFIX",
+        default_value = "turnier",
+        value_parser = queue_prefix
+    )]
+    pub queue_prefix: String,
+    /// Log filter.
+    #[arg(
+        long = "log",
+        env = "RUST_LOG",
+        value_name = "FILTER",
+        default_value = "info"
+    )]
+    pub log_filter: String,
+    /// Log format: text or json.
+    #[arg(
+        long,
+        env = "LOG_FORMAT",
+        value_name = "FORMAT",
+        default_value = "text",
+        value_parser = log_format
+    )]
+    pub log_format: LogFormat,
+    /// OTLP/gRPC collector for traces, e.g. http://otel-collector:4317 (unset: no export).
+    #[arg(
+        long,
+        env = "OTEL_EXPORTER_OTLP_ENDPOINT",
+        value_name = "URL",
+        value_parser = http_url
+    )]
+    pub otlp_endpoint: Option<String>,
+    /// service.name of exported spans (default turnier-<role>).
+    #[arg(long, env = "OTEL_SERVICE_NAME", value_name = "NAME")]
+    pub otel_service_name: Option<String>,
+    /// Seconds between health NOT_SERVING and closing listeners.
+    #[arg(
+        long,
+        env = "TURNIER_SHUTDOWN_DELAY_SECS",
+        value_name = "SECS",
+        default_value_t = 0,
+        value_parser = whole_number(0..=300_u64)
+    )]
+    pub shutdown_delay_secs: u64,
+    /// Seconds requests in flight get to finish on shutdown.
+    #[arg(
+        long,
+        env = "TURNIER_SHUTDOWN_GRACE_SECS",
+        value_name = "SECS",
+        default_value_t = 25,
+        value_parser = whole_number(0..=3600_u64)
+    )]
+    pub shutdown_grace_secs: u64,
+}
+
+/// Where each service is reached, as given: one setting per service of [`Service::ALL`]
+/// (`--catalog-url` and `TURNIER_CATALOG_URL`, …), declared from that list so that a new
+/// service gets its setting with its row there. [`Settings::resolve`] fills in the rest.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ServiceUrls(BTreeMap<Service, String>);
+
+impl ServiceUrls {
+    /// Returns the URL given for `service`, if one was.
+    pub fn get(&self, service: Service) -> Option<&str> {
+        self.0.get(&service).map(String::as_str)
+    }
+}
+
+impl clap::Args for ServiceUrls {
+    fn augment_args(command: Command) -> Command {
+        Service::ALL.into_iter().fold(command, |command, service| {
+            command.arg(
+                // The variable is the id too: `FromArgMatches` below reads the value by it.
+                Arg::new(service.url_env())
+                    .long(format!("{}-url", service.name()))
+                    .env(service.url_env())
+                    .value_name("URL")
+                    .value_parser(grpc_url)
+                    .help(format!(
+                        "Where the {service} service is reached (default: this process \
+                         all-in-one, else http://127.0.0.1:{})",
+                        service.default_port()
+                    )),
+            )
+        })
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        Self::augment_args(command)
+    }
+}
+
+impl clap::FromArgMatches for ServiceUrls {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let urls = Service::ALL
+            .into_iter()
+            .filter_map(|service| {
+                // Declared above with this id and a `String` value parser, as derived fields are.
+                let url = matches.get_one::<String>(service.url_env())?;
+                Some((service, url.clone()))
+            })
+            .collect();
+        Ok(Self(urls))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// The plumbing settings of a `turnier` process in one role, with every default filled in:
+/// what `serve`, `migrate` and the tools run with.
 #[derive(Clone)]
 pub struct Config {
     /// What this process runs.
     pub role: Role,
     /// Where the gRPC server listens (`TURNIER_GRPC_ADDR`).
     pub grpc_addr: SocketAddr,
-    /// Where the gateway listens (`TURNIER_HTTP_ADDR`).
-    pub http_addr: SocketAddr,
     /// Where a service running alone serves `/metrics` (`TURNIER_METRICS_ADDR`); `None` when
     /// the gateway in the same process already serves it.
     pub metrics_addr: Option<SocketAddr>,
-    /// How to reach each service (`TURNIER_<SERVICE>_URL`).
+    /// How to reach each service (`TURNIER_<SERVICE>_URL`), one entry per [`Service::ALL`].
     pub service_urls: BTreeMap<Service, String>,
     /// The folder for the embedded database and other local state (`TURNIER_STATE_DIR`).
     pub state_dir: PathBuf,
-    /// The folder of upstream card data, one sub-folder per game (`TURNIER_DATA_DIR`; by
-    /// default `../shared/data` when it exists). Imported on the catalog's first start.
-    pub data_dir: Option<PathBuf>,
     /// The database (`DATABASE_URL`): `postgres://…` or `sqlite://…`. May hold a password.
     pub database_url: String,
     /// The pool size per process (`DB_MAX_CONNECTIONS`).
@@ -96,28 +284,130 @@ pub struct Config {
     pub telemetry: TelemetryConfig,
     /// Graceful shutdown (`TURNIER_SHUTDOWN_DELAY_SECS`, `TURNIER_SHUTDOWN_GRACE_SECS`).
     pub shutdown: crate::server::ShutdownTiming,
-    /// The script sandbox's limits (`TURNIER_SCRIPT_CONCURRENCY`, `TURNIER_SCRIPT_MEMORY_MIB`).
-    pub scripts: ScriptSettings,
 }
 
-/// How many scripts run at once and how much memory each may use: together the most memory
-/// the scripts service's sandboxes can take (concurrency × memory).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScriptSettings {
-    /// Runs at the same time; further requests wait their turn (`TURNIER_SCRIPT_CONCURRENCY`).
-    pub concurrency: u32,
-    /// Linear memory of one run, in MiB (`TURNIER_SCRIPT_MEMORY_MIB`).
-    pub memory_mib: u32,
-}
+impl Settings {
+    /// Returns the configuration of `role`, filling in the defaults that depend on it: the
+    /// gRPC and metrics ports of a service running alone, how services reach each other, the
+    /// database inside the state folder and the name of exported spans.
+    pub fn resolve(&self, role: Role) -> Config {
+        let default_grpc_port = match role {
+            Role::Service(service) => service.default_port(),
+            Role::All | Role::Gateway => DEFAULT_GRPC_PORT,
+        };
+        let grpc_addr = self
+            .grpc_addr
+            .unwrap_or_else(|| loopback(default_grpc_port));
+        let metrics_addr = match role {
+            Role::Service(service) => Some(
+                self.metrics_addr
+                    .unwrap_or_else(|| loopback(service.default_metrics_port())),
+            ),
+            Role::All | Role::Gateway => None,
+        };
+        let service_urls = Service::ALL
+            .into_iter()
+            .map(|service| {
+                let url = match (self.service_urls.get(service), role) {
+                    (Some(url), _) => url.to_owned(),
+                    // In one process, services reach each other through the process's own
+                    // port: the same gRPC path as in Kubernetes, tested once.
+                    (None, Role::All) => format!("http://{}", connectable(grpc_addr)),
+                    (None, Role::Service(_) | Role::Gateway) => {
+                        format!("http://{}", loopback(service.default_port()))
+                    }
+                };
+                (service, url)
+            })
+            .collect();
+        let database_url = self
+            .database_url
+            .clone()
+            .unwrap_or_else(|| format!("sqlite://{}", self.state_dir.join("turnier.db").display()));
 
-impl ScriptSettings {
-    /// Two runs per CPU (at least 4), 64 MiB each.
-    pub fn default_for_host() -> Self {
-        let cpus = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-        Self {
-            concurrency: u32::try_from(cpus * 2).unwrap_or(u32::MAX).clamp(4, 256),
-            memory_mib: 64,
+        Config {
+            role,
+            grpc_addr,
+            metrics_addr,
+            service_urls,
+            state_dir: self.state_dir.clone(),
+            database_url,
+            db_max_connections: self.db_max_connections,
+            migrate_on_start: self.migrate_on_start,
+            redis_url: self.redis_url.clone(),
+            queue_prefix: self.queue_prefix.clone(),
+            telemetry: TelemetryConfig {
+                log_filter: self.log_filter.clone(),
+                log_format: self.log_format,
+                otlp_endpoint: self.otlp_endpoint.clone(),
+                service_name: self
+                    .otel_service_name
+                    .clone()
+                    .unwrap_or_else(|| format!("turnier-{}", role.name())),
+            },
+            shutdown: crate::server::ShutdownTiming {
+                delay: Duration::from_secs(self.shutdown_delay_secs),
+                grace: Duration::from_secs(self.shutdown_grace_secs),
+            },
         }
+    }
+}
+
+impl Config {
+    /// Returns the resolved settings as `(variable, value)` pairs for the startup log, with
+    /// secrets (passwords in URLs) masked.
+    pub fn describe(&self) -> Vec<(&'static str, String)> {
+        let mut out = vec![
+            ("role", self.role.name().to_owned()),
+            ("TURNIER_GRPC_ADDR", self.grpc_addr.to_string()),
+        ];
+        if let Some(addr) = self.metrics_addr {
+            out.push(("TURNIER_METRICS_ADDR", addr.to_string()));
+        }
+        for (service, url) in &self.service_urls {
+            out.push((service.url_env(), url.clone()));
+        }
+        out.extend([
+            ("TURNIER_STATE_DIR", self.state_dir.display().to_string()),
+            ("DATABASE_URL", redact_url(&self.database_url)),
+            ("DB_MAX_CONNECTIONS", self.db_max_connections.to_string()),
+            (
+                "TURNIER_MIGRATE_ON_START",
+                self.migrate_on_start.to_string(),
+            ),
+            (
+                "REDIS_URL",
+                self.redis_url
+                    .as_deref()
+                    .map_or_else(|| "(none: queues in the database)".to_owned(), redact_url),
+            ),
+            ("TURNIER_QUEUE_PREFIX", self.queue_prefix.clone()),
+            ("RUST_LOG", self.telemetry.log_filter.clone()),
+            (
+                "OTEL_EXPORTER_OTLP_ENDPOINT",
+                self.telemetry
+                    .otlp_endpoint
+                    .clone()
+                    .unwrap_or_else(|| "(none)".to_owned()),
+            ),
+            ("OTEL_SERVICE_NAME", self.telemetry.service_name.clone()),
+            (
+                "TURNIER_SHUTDOWN_DELAY_SECS",
+                self.shutdown.delay.as_secs().to_string(),
+            ),
+            (
+                "TURNIER_SHUTDOWN_GRACE_SECS",
+                self.shutdown.grace.as_secs().to_string(),
+            ),
+        ]);
+        out
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print DATABASE_URL or REDIS_URL as given: they may carry passwords.
+        f.debug_map().entries(self.describe()).finish()
     }
 }
 
@@ -141,289 +431,254 @@ impl ConfigError {
     }
 }
 
-/// Every variable [`Config`] reads, with what it means: the `--help` text and the README's
-/// configuration table come from the same words.
-pub const VARIABLES: &[(&str, &str)] = &[
-    (
-        "TURNIER_GRPC_ADDR",
-        "gRPC listen address (all-in-one 127.0.0.1:50051; --only <service>: that service's own port, 50052-50057)",
-    ),
-    (
-        "TURNIER_HTTP_ADDR",
-        "gateway HTTP listen address (127.0.0.1:8080)",
-    ),
-    (
-        "TURNIER_METRICS_ADDR",
-        "Prometheus /metrics of a service running alone (127.0.0.1:9102-9107); the gateway serves /metrics on its HTTP address",
-    ),
-    (
-        "TURNIER_<SERVICE>_URL",
-        "where to reach a service, e.g. TURNIER_CATALOG_URL=http://catalog:50051 (default: this process, or the service's default port)",
-    ),
-    (
-        "TURNIER_STATE_DIR",
-        "folder for the embedded SQLite database (.turnier)",
-    ),
-    (
-        "DATABASE_URL",
-        "postgres://user:pass@host/db or sqlite://path (sqlite://<TURNIER_STATE_DIR>/turnier.db)",
-    ),
-    ("DB_MAX_CONNECTIONS", "database pool size per process (10)"),
-    (
-        "TURNIER_MIGRATE_ON_START",
-        "apply migrations when serve starts: true|false (true)",
-    ),
-    (
-        "REDIS_URL",
-        "Redis for job queues; unset: queues live in the database",
-    ),
-    (
-        "TURNIER_QUEUE_PREFIX",
-        "prefix of the queues' Redis keys (turnier)",
-    ),
-    (
-        "TURNIER_SCRIPT_CONCURRENCY",
-        "scripts service: sandbox runs at the same time, the rest wait (2 per CPU, at least 4)",
-    ),
-    (
-        "TURNIER_SCRIPT_MEMORY_MIB",
-        "scripts service: memory of one sandbox run in MiB, 16-4096 (64)",
-    ),
-    ("RUST_LOG", "log filter (info)"),
-    ("LOG_FORMAT", "text|json (text)"),
-    (
-        "OTEL_EXPORTER_OTLP_ENDPOINT",
-        "OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; unset: no export",
-    ),
-    (
-        "OTEL_SERVICE_NAME",
-        "service.name of exported spans (turnier-<role>)",
-    ),
-    (
-        "TURNIER_SHUTDOWN_DELAY_SECS",
-        "seconds between health NOT_SERVING and closing listeners (0)",
-    ),
-    (
-        "TURNIER_SHUTDOWN_GRACE_SECS",
-        "seconds requests in flight get to finish on shutdown (25)",
-    ),
-    (
-        "TURNIER_CORS_ORIGINS",
-        "gateway CORS: * or comma-separated origins; unset: no cross-origin access",
-    ),
-    (
-        "TURNIER_BODY_LIMIT_BYTES",
-        "gateway request body limit (2097152)",
-    ),
-    (
-        "TURNIER_REQUEST_TIMEOUT_SECS",
-        "gateway request timeout (30)",
-    ),
-];
+/// Why a command line and its variables were refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    /// A setting has a malformed value: print the one line, naming the variable, and stop.
+    #[error(transparent)]
+    Setting(#[from] ConfigError),
+    /// Everything else clap answers: `--help` and `--version` (not failures), an unknown flag,
+    /// a missing argument. [`clap::Error::exit`] prints it and exits with clap's status.
+    #[error(transparent)]
+    Command(#[from] clap::Error),
+}
 
-impl Config {
-    /// Reads the configuration of `role` through `get` (the environment, or the parsed flags).
-    pub fn from_lookup(
-        role: Role,
-        get: impl Fn(&str) -> Option<String>,
-    ) -> Result<Self, ConfigError> {
-        let get = |key: &str| get(key).filter(|value| !value.trim().is_empty());
+/// Parses the process's command line against `command`, reading each setting's variable from
+/// the process environment, as [`parse_from`] describes.
+pub fn parse<P: clap::FromArgMatches>(command: Command) -> Result<P, ParseError> {
+    parse_from(command, std::env::args_os(), |variable| {
+        std::env::var(variable).ok()
+    })
+}
 
-        let default_grpc_port = match role {
-            Role::Service(service) => service.default_port(),
-            Role::All | Role::Gateway => DEFAULT_GRPC_PORT,
-        };
-        let grpc_addr = socket_addr(
-            &get,
-            "TURNIER_GRPC_ADDR",
-            &format!("127.0.0.1:{default_grpc_port}"),
-        )?;
-        let http_addr = socket_addr(
-            &get,
-            "TURNIER_HTTP_ADDR",
-            &format!("127.0.0.1:{DEFAULT_HTTP_PORT}"),
-        )?;
-        let metrics_addr = match role {
-            Role::Service(service) => Some(socket_addr(
-                &get,
-                "TURNIER_METRICS_ADDR",
-                &format!("127.0.0.1:{}", service.default_metrics_port()),
-            )?),
-            Role::All | Role::Gateway => None,
-        };
+/// Parses `args` (the program name first) against `command`, reading each setting's variable
+/// through `get` instead of the process environment.
+///
+/// A setting is a top-level argument with a long flag and an `env` variable. Its flag wins
+/// over its variable, a blank variable counts as unset (Helm renders an unset value as an
+/// empty string), and a malformed value, from either, is [`ParseError::Setting`] naming the
+/// variable. `--help` still shows every variable, as clap's `env` does. Arguments of
+/// subcommands are not settings: an `env` on one of them keeps clap's own handling.
+pub fn parse_from<P, I, T>(
+    command: Command,
+    args: I,
+    get: impl Fn(&str) -> Option<String>,
+) -> Result<P, ParseError>
+where
+    P: clap::FromArgMatches,
+    I: IntoIterator<Item = T>,
+    T: Into<OsString>,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // clap reads every `env` variable from the process environment as the command is built.
+    // Parsing drops those values and hands clap the ones `get` returns, as flags; the command
+    // as declared is kept to print `--help`, which names each variable.
+    let bare = command
+        .clone()
+        .mut_args(|arg| arg.env(None::<&'static str>));
 
-        let mut service_urls = BTreeMap::new();
-        for service in Service::ALL {
-            let default = match role {
-                // In one process, services reach each other through the process's own port:
-                // the same gRPC path as in Kubernetes, tested once.
-                Role::All => format!("http://{}", connectable(grpc_addr)),
-                Role::Service(_) | Role::Gateway => {
-                    format!("http://127.0.0.1:{}", service.default_port())
-                }
-            };
-            let url = get(service.url_env()).unwrap_or(default);
-            service_urls.insert(service, grpc_url(service.url_env(), &url)?);
+    // The command line alone first, as clap itself does: `--help`, `--version` and mistakes
+    // in the flags are answered before any variable is read.
+    let flags = match bare.clone().try_get_matches_from(&args) {
+        Ok(flags) => flags,
+        Err(err) if is_help(&err) => {
+            let help = command.try_get_matches_from(&args).err().unwrap_or(err);
+            return Err(ParseError::Command(help));
         }
-
-        let state_dir =
-            PathBuf::from(get("TURNIER_STATE_DIR").unwrap_or_else(|| ".turnier".to_owned()));
-        let data_dir = match get("TURNIER_DATA_DIR") {
-            Some(dir) => {
-                let dir = PathBuf::from(dir);
-                if !dir.is_dir() {
-                    return Err(ConfigError::new(
-                        "TURNIER_DATA_DIR",
-                        format!("`{}` is not a folder", dir.display()),
-                    ));
-                }
-                Some(dir)
+        Err(err) => return Err(naming_the_variable(err, &command)),
+    };
+    // Then every setting whose flag is absent takes its variable's value, as that flag.
+    let from_variables: Vec<OsString> = command
+        .get_arguments()
+        .filter_map(|arg| {
+            let variable = arg.get_env()?.to_str()?;
+            let long = arg.get_long()?;
+            if flags.value_source(arg.get_id().as_str()) == Some(ValueSource::CommandLine) {
+                return None;
             }
-            None => Some(PathBuf::from("../shared/data")).filter(|dir| dir.is_dir()),
-        };
-        let database_url = match get("DATABASE_URL") {
-            Some(url) => database_url(&url)?,
-            None => format!("sqlite://{}", state_dir.join("turnier.db").display()),
-        };
-        let redis_url = get("REDIS_URL").map(|url| redis_url(&url)).transpose()?;
-
-        let log_format = match get("LOG_FORMAT") {
-            Some(value) => value
-                .parse::<LogFormat>()
-                .map_err(|problem| ConfigError::new("LOG_FORMAT", problem))?,
-            None => LogFormat::Text,
-        };
-        let otlp_endpoint = get("OTEL_EXPORTER_OTLP_ENDPOINT")
-            .map(|url| http_url("OTEL_EXPORTER_OTLP_ENDPOINT", &url))
-            .transpose()?;
-
-        Ok(Self {
-            role,
-            grpc_addr,
-            http_addr,
-            metrics_addr,
-            service_urls,
-            state_dir,
-            data_dir,
-            database_url,
-            db_max_connections: number(&get, "DB_MAX_CONNECTIONS", 10, 1..=1000)?,
-            migrate_on_start: boolean(&get, "TURNIER_MIGRATE_ON_START", true)?,
-            redis_url,
-            queue_prefix: queue_prefix(get("TURNIER_QUEUE_PREFIX"))?,
-            telemetry: TelemetryConfig {
-                log_filter: get("RUST_LOG").unwrap_or_else(|| "info".to_owned()),
-                log_format,
-                otlp_endpoint,
-                service_name: get("OTEL_SERVICE_NAME")
-                    .unwrap_or_else(|| format!("turnier-{}", role.name())),
-            },
-            shutdown: crate::server::ShutdownTiming {
-                delay: Duration::from_secs(number(
-                    &get,
-                    "TURNIER_SHUTDOWN_DELAY_SECS",
-                    0,
-                    0..=300,
-                )?),
-                grace: Duration::from_secs(number(
-                    &get,
-                    "TURNIER_SHUTDOWN_GRACE_SECS",
-                    25,
-                    0..=3600,
-                )?),
-            },
-            scripts: {
-                let defaults = ScriptSettings::default_for_host();
-                ScriptSettings {
-                    concurrency: number(
-                        &get,
-                        "TURNIER_SCRIPT_CONCURRENCY",
-                        defaults.concurrency,
-                        1..=1024,
-                    )?,
-                    memory_mib: number(
-                        &get,
-                        "TURNIER_SCRIPT_MEMORY_MIB",
-                        defaults.memory_mib,
-                        16..=4096,
-                    )?,
-                }
-            },
+            let value = get(variable).filter(|value| !value.trim().is_empty())?;
+            Some(format!("--{long}={value}").into())
         })
-    }
+        .collect();
+    let program = args.first().cloned().unwrap_or_default();
+    let with_variables = std::iter::once(program)
+        .chain(from_variables)
+        .chain(args.into_iter().skip(1));
+    let matches = bare
+        .try_get_matches_from(with_variables)
+        .map_err(|err| naming_the_variable(err, &command))?;
+    Ok(P::from_arg_matches(&matches)?)
+}
 
-    /// Returns the resolved settings as `(variable, value)` pairs for the startup log, with
-    /// secrets (passwords in URLs) masked.
-    pub fn describe(&self) -> Vec<(&'static str, String)> {
-        let mut out = vec![
-            ("role", self.role.name().to_owned()),
-            ("TURNIER_GRPC_ADDR", self.grpc_addr.to_string()),
-        ];
-        if self.role.runs_gateway() {
-            out.push(("TURNIER_HTTP_ADDR", self.http_addr.to_string()));
+fn is_help(err: &clap::Error) -> bool {
+    matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    )
+}
+
+/// Turns clap's error for a setting's malformed value (which names the flag, over several
+/// lines) into a [`ConfigError`] naming the setting's variable, with the value parser's message.
+/// Any other error stays clap's.
+fn naming_the_variable(err: clap::Error, command: &Command) -> ParseError {
+    let variable = match (err.kind(), err.get(ContextKind::InvalidArg)) {
+        (ErrorKind::ValueValidation, Some(ContextValue::String(shown))) => {
+            // clap shows the argument as `--long <VALUE>`: the long flag identifies it.
+            let long = shown
+                .split([' ', '='])
+                .next()
+                .and_then(|s| s.strip_prefix("--"));
+            command
+                .get_arguments()
+                .find(|arg| long.is_some() && arg.get_long() == long)
+                .and_then(Arg::get_env)
+                .and_then(OsStr::to_str)
         }
-        if let Some(addr) = self.metrics_addr {
-            out.push(("TURNIER_METRICS_ADDR", addr.to_string()));
-        }
-        for (service, url) in &self.service_urls {
-            out.push((service.url_env(), url.clone()));
-        }
-        out.extend([
-            (
-                "TURNIER_DATA_DIR",
-                self.data_dir.as_ref().map_or_else(
-                    || "(none: sample catalog only)".to_owned(),
-                    |dir| dir.display().to_string(),
-                ),
-            ),
-            ("DATABASE_URL", redact_url(&self.database_url)),
-            ("DB_MAX_CONNECTIONS", self.db_max_connections.to_string()),
-            (
-                "REDIS_URL",
-                self.redis_url
-                    .as_deref()
-                    .map_or_else(|| "(none: queues in the database)".to_owned(), redact_url),
-            ),
-            ("TURNIER_QUEUE_PREFIX", self.queue_prefix.clone()),
-            (
-                "TURNIER_SCRIPT_CONCURRENCY",
-                self.scripts.concurrency.to_string(),
-            ),
-            (
-                "TURNIER_SCRIPT_MEMORY_MIB",
-                self.scripts.memory_mib.to_string(),
-            ),
-            ("RUST_LOG", self.telemetry.log_filter.clone()),
-            (
-                "OTEL_EXPORTER_OTLP_ENDPOINT",
-                self.telemetry
-                    .otlp_endpoint
-                    .clone()
-                    .unwrap_or_else(|| "(none)".to_owned()),
-            ),
-            (
-                "TURNIER_SHUTDOWN_DELAY_SECS",
-                self.shutdown.delay.as_secs().to_string(),
-            ),
-            (
-                "TURNIER_SHUTDOWN_GRACE_SECS",
-                self.shutdown.grace.as_secs().to_string(),
-            ),
-        ]);
-        out
+        _ => None,
+    };
+    match (variable, std::error::Error::source(&err)) {
+        (Some(variable), Some(problem)) => ConfigError::new(variable, problem.to_string()).into(),
+        _ => ParseError::Command(err),
     }
 }
 
-impl std::fmt::Debug for Config {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Never print DATABASE_URL or REDIS_URL as given: they may carry passwords.
-        f.debug_map().entries(self.describe()).finish()
+/// A value a setting's parser refused: what the setting expects, and what it got.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, got `{value}`")]
+pub struct InvalidValue {
+    /// What the setting expects, e.g. "a whole number from 1 to 1000".
+    pub expected: Cow<'static, str>,
+    /// The value as given, or with its password masked.
+    pub value: String,
+}
+
+impl InvalidValue {
+    /// Creates the error for `value`, which was not `expected`.
+    pub fn new(expected: impl Into<Cow<'static, str>>, value: impl Into<String>) -> Self {
+        Self {
+            expected: expected.into(),
+            value: value.into(),
+        }
     }
+}
+
+/// Parses `host:port`; host names (`localhost:8080`) resolve to their first address.
+pub fn socket_addr(value: &str) -> Result<SocketAddr, InvalidValue> {
+    value
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut addrs| addrs.next())
+        .ok_or_else(|| InvalidValue::new("host:port", value))
+}
+
+/// Returns a value parser for a whole number within `range`.
+pub fn whole_number<T>(
+    range: std::ops::RangeInclusive<T>,
+) -> impl Fn(&str) -> Result<T, InvalidValue> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Clone + Send + Sync + 'static,
+{
+    move |value| match value.trim().parse::<T>() {
+        Ok(number) if range.contains(&number) => Ok(number),
+        _ => Err(InvalidValue::new(
+            format!("a whole number from {} to {}", range.start(), range.end()),
+            value,
+        )),
+    }
+}
+
+fn boolean(value: &str) -> Result<bool, InvalidValue> {
+    match value.trim() {
+        "true" | "1" | "yes" => Ok(true),
+        "false" | "0" | "no" => Ok(false),
+        _ => Err(InvalidValue::new("true or false", value)),
+    }
+}
+
+fn log_format(value: &str) -> Result<LogFormat, InvalidValue> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| InvalidValue::new("`text` or `json`", value))
+}
+
+fn http_url(value: &str) -> Result<String, InvalidValue> {
+    let error = || InvalidValue::new("an http:// or https:// URL", value);
+    let url = url::Url::parse(value.trim()).map_err(|_| error())?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(error());
+    }
+    Ok(value.trim().trim_end_matches('/').to_owned())
+}
+
+/// Checks a service's address as tonic dials it: an `http://` or `https://` URL with a host.
+fn grpc_url(value: &str) -> Result<String, InvalidValue> {
+    let error = || {
+        InvalidValue::new(
+            "an http:// or https:// URL such as `http://127.0.0.1:50052`",
+            value,
+        )
+    };
+    let url = http_url(value).map_err(|_| error())?;
+    // tonic parses the address again as an `http::Uri`; check here so a bad one stops startup
+    // with the variable's name rather than failing later inside the transport.
+    url.parse::<http::Uri>().map_err(|_| error())?;
+    Ok(url)
+}
+
+fn database_url(value: &str) -> Result<String, InvalidValue> {
+    let scheme = value.split(':').next().unwrap_or_default();
+    match scheme {
+        "postgres" | "postgresql" => {
+            url::Url::parse(value)
+                .ok()
+                .filter(|url| url.host_str().is_some_and(|host| !host.is_empty()))
+                .ok_or_else(|| {
+                    InvalidValue::new("a PostgreSQL URL with a host", redact_url(value))
+                })?;
+            Ok(value.to_owned())
+        }
+        "sqlite" if value.len() > "sqlite:".len() => Ok(value.to_owned()),
+        _ => Err(InvalidValue::new(
+            "postgres://… or sqlite://…",
+            redact_url(value),
+        )),
+    }
+}
+
+fn redis_url(value: &str) -> Result<String, InvalidValue> {
+    match url::Url::parse(value) {
+        Ok(url) if matches!(url.scheme(), "redis" | "rediss") && url.host_str().is_some() => {
+            Ok(value.to_owned())
+        }
+        _ => Err(InvalidValue::new("redis://host:port", redact_url(value))),
+    }
+}
+
+fn queue_prefix(value: &str) -> Result<String, InvalidValue> {
+    let valid = value
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'));
+    if valid && value.len() <= 64 {
+        Ok(value.to_owned())
+    } else {
+        Err(InvalidValue::new(
+            "up to 64 letters, digits, `-`, `_`, `.` or `:`",
+            value,
+        ))
+    }
+}
+
+fn loopback(port: u16) -> SocketAddr {
+    SocketAddr::from((Ipv4Addr::LOCALHOST, port))
 }
 
 /// Returns an address other processes can connect to: `0.0.0.0` and `::` become loopback.
 pub fn connectable(addr: SocketAddr) -> SocketAddr {
     if addr.ip().is_unspecified() {
-        SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), addr.port())
+        SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port())
     } else {
         addr
     }
@@ -442,154 +697,49 @@ pub fn redact_url(raw: &str) -> String {
     }
 }
 
-fn socket_addr(
-    get: &impl Fn(&str) -> Option<String>,
-    variable: &str,
-    default: &str,
-) -> Result<SocketAddr, ConfigError> {
-    let value = get(variable).unwrap_or_else(|| default.to_owned());
-    // Accept host names (`localhost:8080`) as well as literal addresses.
-    value
-        .to_socket_addrs()
-        .ok()
-        .and_then(|mut addrs| addrs.next())
-        .ok_or_else(|| ConfigError::new(variable, format!("expected host:port, got `{value}`")))
-}
-
-fn number<T>(
-    get: &impl Fn(&str) -> Option<String>,
-    variable: &str,
-    default: T,
-    range: std::ops::RangeInclusive<T>,
-) -> Result<T, ConfigError>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
-{
-    let Some(value) = get(variable) else {
-        return Ok(default);
-    };
-    match value.trim().parse::<T>() {
-        Ok(number) if range.contains(&number) => Ok(number),
-        _ => Err(ConfigError::new(
-            variable,
-            format!(
-                "expected a whole number from {} to {}, got `{value}`",
-                range.start(),
-                range.end()
-            ),
-        )),
-    }
-}
-
-fn boolean(
-    get: &impl Fn(&str) -> Option<String>,
-    variable: &str,
-    default: bool,
-) -> Result<bool, ConfigError> {
-    match get(variable).as_deref().map(str::trim) {
-        None => Ok(default),
-        Some("true" | "1" | "yes") => Ok(true),
-        Some("false" | "0" | "no") => Ok(false),
-        Some(other) => Err(ConfigError::new(
-            variable,
-            format!("expected true or false, got `{other}`"),
-        )),
-    }
-}
-
-fn http_url(variable: &str, raw: &str) -> Result<String, ConfigError> {
-    let url = url::Url::parse(raw).map_err(|err| {
-        ConfigError::new(
-            variable,
-            format!("expected an http:// or https:// URL, got `{raw}` ({err})"),
-        )
-    })?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(ConfigError::new(
-            variable,
-            format!("expected an http:// or https:// URL, got `{raw}`"),
-        ));
-    }
-    Ok(raw.trim_end_matches('/').to_owned())
-}
-
-fn grpc_url(variable: &str, raw: &str) -> Result<String, ConfigError> {
-    http_url(variable, raw)
-}
-
-fn database_url(raw: &str) -> Result<String, ConfigError> {
-    let scheme = raw.split(':').next().unwrap_or_default();
-    match scheme {
-        "postgres" | "postgresql" => {
-            url::Url::parse(raw)
-                .ok()
-                .filter(|url| url.host_str().is_some_and(|host| !host.is_empty()))
-                .ok_or_else(|| {
-                    ConfigError::new(
-                        "DATABASE_URL",
-                        format!("malformed PostgreSQL URL `{}`", redact_url(raw)),
-                    )
-                })?;
-            Ok(raw.to_owned())
-        }
-        "sqlite" if raw.len() > "sqlite:".len() => Ok(raw.to_owned()),
-        _ => Err(ConfigError::new(
-            "DATABASE_URL",
-            format!(
-                "expected postgres://… or sqlite://…, got `{}`",
-                redact_url(raw)
-            ),
-        )),
-    }
-}
-
-fn queue_prefix(value: Option<String>) -> Result<String, ConfigError> {
-    let prefix = value.unwrap_or_else(|| "turnier".to_owned());
-    let valid = prefix
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'));
-    if valid && prefix.len() <= 64 {
-        Ok(prefix)
-    } else {
-        Err(ConfigError::new(
-            "TURNIER_QUEUE_PREFIX",
-            format!("expected up to 64 letters, digits, `-`, `_`, `.` or `:`, got `{prefix}`"),
-        ))
-    }
-}
-
-fn redis_url(raw: &str) -> Result<String, ConfigError> {
-    match url::Url::parse(raw) {
-        Ok(url) if matches!(url.scheme(), "redis" | "rediss") && url.host_str().is_some() => {
-            Ok(raw.to_owned())
-        }
-        _ => Err(ConfigError::new(
-            "REDIS_URL",
-            format!("expected redis://host:port, got `{}`", redact_url(raw)),
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use clap::CommandFactory as _;
+
     use super::*;
 
-    fn config(role: Role, vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    /// The settings alone, as the binary flattens them.
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        settings: Settings,
+    }
+
+    fn parse_with(args: &[&str], vars: &[(&str, &str)]) -> Result<Settings, ParseError> {
         let vars: BTreeMap<String, String> = vars
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
-        Config::from_lookup(role, |key| vars.get(key).cloned())
+        let args = std::iter::once("turnier").chain(args.iter().copied());
+        parse_from::<Cli, _, _>(Cli::command(), args, |key| vars.get(key).cloned())
+            .map(|cli| cli.settings)
+    }
+
+    fn config(role: Role, vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        match parse_with(&[], vars) {
+            Ok(settings) => Ok(settings.resolve(role)),
+            Err(ParseError::Setting(err)) => Err(err),
+            Err(ParseError::Command(err)) => panic!("not a setting's error: {err}"),
+        }
     }
 
     #[test]
     fn with_nothing_set_the_all_in_one_process_runs_on_a_laptop() {
         let config = config(Role::All, &[]).expect("defaults are valid");
         assert_eq!(config.grpc_addr.to_string(), "127.0.0.1:50051");
-        assert_eq!(config.http_addr.to_string(), "127.0.0.1:8080");
         assert_eq!(config.metrics_addr, None);
         assert_eq!(config.database_url, "sqlite://.turnier/turnier.db");
         assert_eq!(config.redis_url, None);
+        assert_eq!(config.db_max_connections, 10);
+        assert!(config.migrate_on_start);
+        assert_eq!(config.queue_prefix, "turnier");
+        assert_eq!(config.telemetry.log_filter, "info");
+        assert_eq!(config.shutdown.grace, Duration::from_secs(25));
         // Every service is reached through the process's own gRPC port.
         assert!(
             config
@@ -621,10 +771,30 @@ mod tests {
     }
 
     #[test]
+    fn every_service_has_a_url_setting_named_by_its_variable() {
+        for service in Service::ALL {
+            let url = "http://elsewhere:1234";
+            let config = config(Role::Gateway, &[(service.url_env(), url)]).expect("valid");
+            assert_eq!(config.service_urls[&service], url, "{service}");
+        }
+    }
+
+    #[test]
+    fn every_default_service_url_passes_the_check_a_given_one_gets() {
+        let roles = [Role::All, Role::Gateway, Role::Service(Service::Scripts)];
+        for role in roles {
+            let config = config(role, &[]).expect("defaults are valid");
+            for (service, url) in &config.service_urls {
+                assert_eq!(grpc_url(url).as_ref(), Ok(url), "{service} in {role:?}");
+            }
+        }
+    }
+
+    #[test]
     fn every_malformed_value_names_its_variable() {
         let cases = [
             ("TURNIER_GRPC_ADDR", "localhost"),
-            ("TURNIER_HTTP_ADDR", "nope:port"),
+            ("TURNIER_METRICS_ADDR", "nope:port"),
             ("DATABASE_URL", "mysql://db/x"),
             ("DATABASE_URL", "postgres://"),
             ("REDIS_URL", "http://redis"),
@@ -635,7 +805,6 @@ mod tests {
             ("TURNIER_CATALOG_URL", "catalog:50051"),
             ("TURNIER_MIGRATE_ON_START", "maybe"),
             ("TURNIER_QUEUE_PREFIX", "a b*"),
-            ("TURNIER_DATA_DIR", "/no/such/folder"),
             ("TURNIER_SHUTDOWN_GRACE_SECS", "-1"),
         ];
         for (variable, value) in cases {
@@ -645,6 +814,97 @@ mod tests {
                 err.to_string().starts_with(&format!("{variable}: ")),
                 "{err}"
             );
+        }
+    }
+
+    #[test]
+    fn a_malformed_value_is_one_line_with_the_parsers_message() {
+        let err = config(Role::All, &[("DB_MAX_CONNECTIONS", "ten")]).expect_err("malformed");
+        assert_eq!(
+            err.to_string(),
+            "DB_MAX_CONNECTIONS: expected a whole number from 1 to 1000, got `ten`"
+        );
+    }
+
+    #[test]
+    fn a_malformed_flag_names_its_variable_too() {
+        let Err(ParseError::Setting(err)) = parse_with(&["--db-max-connections", "ten"], &[])
+        else {
+            panic!("a malformed flag is a setting's error");
+        };
+        assert_eq!(
+            err.to_string(),
+            "DB_MAX_CONNECTIONS: expected a whole number from 1 to 1000, got `ten`"
+        );
+    }
+
+    #[test]
+    fn a_malformed_service_url_names_the_variable() {
+        for bad in ["catalog:50052", "grpc://catalog:50052", "http://"] {
+            let err = config(Role::Gateway, &[("TURNIER_CATALOG_URL", bad)]).expect_err(bad);
+            let message = err.to_string();
+            assert!(
+                message.starts_with("TURNIER_CATALOG_URL: expected an http:// or https:// URL"),
+                "{message}"
+            );
+            assert!(message.ends_with(&format!("got `{bad}`")), "{message}");
+        }
+    }
+
+    #[test]
+    fn the_flag_wins_over_the_variable() {
+        let settings = parse_with(
+            &["--db-max-connections", "7"],
+            &[("DB_MAX_CONNECTIONS", "ten")],
+        )
+        .unwrap_or_else(|err| panic!("the malformed variable is not read: {err}"));
+        assert_eq!(settings.db_max_connections, 7);
+    }
+
+    #[test]
+    fn blank_variables_take_their_defaults() {
+        let config = config(
+            Role::All,
+            &[
+                ("DB_MAX_CONNECTIONS", ""),
+                ("REDIS_URL", "  "),
+                ("TURNIER_GRPC_ADDR", ""),
+            ],
+        )
+        .expect("blank means unset");
+        assert_eq!(config.db_max_connections, 10);
+        assert_eq!(config.redis_url, None);
+        assert_eq!(config.grpc_addr.port(), DEFAULT_GRPC_PORT);
+    }
+
+    #[test]
+    fn variables_are_read_only_through_the_lookup() {
+        /// One setting bound to a variable every test process has.
+        #[derive(clap::Parser)]
+        struct Path {
+            #[arg(long, env = "PATH")]
+            path: Option<String>,
+        }
+        assert!(
+            std::env::var_os("PATH").is_some(),
+            "the test needs PATH set"
+        );
+        let parsed: Path = parse_from(Path::command(), ["turnier"], |_| None).expect("parses");
+        assert_eq!(parsed.path, None);
+    }
+
+    #[test]
+    fn help_names_every_variable() {
+        let Err(ParseError::Command(help)) = parse_with(&["--help"], &[]) else {
+            panic!("--help is answered by clap");
+        };
+        assert_eq!(help.kind(), ErrorKind::DisplayHelp);
+        let help = help.to_string();
+        for variable in ["TURNIER_GRPC_ADDR", "DATABASE_URL", "RUST_LOG"]
+            .into_iter()
+            .chain(Service::ALL.map(Service::url_env))
+        {
+            assert!(help.contains(variable), "{variable} missing from:\n{help}");
         }
     }
 
@@ -667,6 +927,16 @@ mod tests {
             printed.contains("postgres://app:***@db:5432/turnier"),
             "{printed}"
         );
+    }
+
+    #[test]
+    fn a_malformed_database_url_never_shows_its_password() {
+        let err = config(
+            Role::All,
+            &[("DATABASE_URL", "mysql://app:hunter2@db/turnier")],
+        )
+        .expect_err("not postgres or sqlite");
+        assert!(!err.to_string().contains("hunter2"), "{err}");
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub struct Api {
 
 impl Api {
     /// Creates the service: `concurrency` runs at once, each with `memory_mib` of memory.
-    pub fn new(settings: kit::config::ScriptSettings) -> Self {
+    pub fn new(settings: crate::Settings) -> Self {
         let concurrency = settings.concurrency.max(1);
         let limits = Limits {
             instances: concurrency,

@@ -16,10 +16,13 @@ mod error;
 pub mod grpc;
 pub mod runner;
 pub mod sandbox;
+mod settings;
 
 use clients::CatalogClient;
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
+
+pub use settings::Settings;
 
 /// The scripts service, as `turnier serve` mounts it.
 #[derive(Debug)]
@@ -27,7 +30,7 @@ pub struct Scripts;
 
 impl Mount for Scripts {
     const SERVICE: Service = Service::Scripts;
-    type Settings = kit::config::ScriptSettings;
+    type Settings = Settings;
 
     /// A release build starts creating the sandbox in the background (about a second), so the
     /// first request finds it ready; a debug build, where it takes several seconds of CPU,

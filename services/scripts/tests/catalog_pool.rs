@@ -39,8 +39,8 @@ async fn save(store: &Store, cards: Vec<Card>) {
         .expect("the import saves");
 }
 
-fn settings() -> kit::config::ScriptSettings {
-    kit::config::ScriptSettings {
+fn settings() -> scripts::Settings {
+    scripts::Settings {
         concurrency: 4,
         memory_mib: 64,
     }
