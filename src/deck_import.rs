@@ -9,7 +9,7 @@ use std::io::Read as _;
 
 use crate::local::LocalCatalogSettings;
 use anyhow::Context as _;
-use vocab::Game;
+use proto::game::Game;
 
 /// Runs `turnier deck import --game G [--single-deck]` on stdin.
 pub async fn run(

@@ -97,10 +97,10 @@ pub async fn serve(local: &LocalCatalogSettings, services: &[Service]) -> anyhow
 pub async fn catalog(
     local: &LocalCatalogSettings,
     server: Option<&str>,
-) -> anyhow::Result<clients::CatalogClient> {
+) -> anyhow::Result<kit::clients::CatalogClient> {
     let url = match server {
         Some(url) => url.to_owned(),
         None => serve(local, &[Service::Catalog]).await?,
     };
-    Ok(clients::CatalogClient::connect_lazy(&url)?)
+    Ok(kit::clients::CatalogClient::connect_lazy(&url)?)
 }

@@ -6,7 +6,7 @@
 use anyhow::Context as _;
 use kit::services::Service;
 use proto::catalog::v1::Card;
-use vocab::Game;
+use proto::game::Game;
 
 use crate::local::LocalCatalogSettings;
 
@@ -83,7 +83,7 @@ async fn search(
     game: Game,
     query: &str,
 ) -> anyhow::Result<(Vec<Row>, usize, Vec<String>)> {
-    let client = clients::SearchClient::connect_lazy(url)?;
+    let client = kit::clients::SearchClient::connect_lazy(url)?;
     let mut rows = Vec::new();
     let mut token = String::new();
     loop {

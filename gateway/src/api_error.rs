@@ -10,8 +10,8 @@ use std::borrow::Cow;
 
 use axum::Json;
 use axum::response::{IntoResponse, Response};
-use clients::ServiceError;
 use http::StatusCode;
+use kit::clients::ServiceError;
 use serde::{Deserialize, Serialize};
 use tonic::Code;
 use utoipa::ToSchema;

@@ -2,7 +2,7 @@
 //! of the services, with OpenAPI, probes and metrics.
 //!
 //! The gateway holds no business rules. It converts JSON to a service's request and back, calls
-//! the service through its typed client (`clients`), and maps a service's error to one JSON
+//! the service through its typed client (`kit::clients`), and maps a service's error to one JSON
 //! error shape ([`ApiError`]). It depends on no service crate. Channels to the
 //! services connect lazily, so the gateway can start before them; `/readyz` says when they
 //! are all serving.

@@ -16,32 +16,32 @@ use crate::config::GatewayConfig;
 /// service the gateway is not configured to call has none.
 #[derive(Debug, Clone)]
 pub struct Clients {
-    catalog: Option<clients::CatalogClient>,
-    search: Option<clients::SearchClient>,
-    decks: Option<clients::DecksClient>,
-    scripts: Option<clients::ScriptsClient>,
+    catalog: Option<kit::clients::CatalogClient>,
+    search: Option<kit::clients::SearchClient>,
+    decks: Option<kit::clients::DecksClient>,
+    scripts: Option<kit::clients::ScriptsClient>,
 }
 
 // Each accessor answers with `ApiError`, which lives for one response (see the route modules).
 #[allow(clippy::result_large_err)]
 impl Clients {
     /// Returns the catalog service's client.
-    pub fn catalog(&self) -> Result<&clients::CatalogClient, ApiError> {
+    pub fn catalog(&self) -> Result<&kit::clients::CatalogClient, ApiError> {
         configured(self.catalog.as_ref(), Service::Catalog)
     }
 
     /// Returns the search service's client.
-    pub fn search(&self) -> Result<&clients::SearchClient, ApiError> {
+    pub fn search(&self) -> Result<&kit::clients::SearchClient, ApiError> {
         configured(self.search.as_ref(), Service::Search)
     }
 
     /// Returns the decks service's client.
-    pub fn decks(&self) -> Result<&clients::DecksClient, ApiError> {
+    pub fn decks(&self) -> Result<&kit::clients::DecksClient, ApiError> {
         configured(self.decks.as_ref(), Service::Decks)
     }
 
     /// Returns the scripts service's client.
-    pub fn scripts(&self) -> Result<&clients::ScriptsClient, ApiError> {
+    pub fn scripts(&self) -> Result<&kit::clients::ScriptsClient, ApiError> {
         configured(self.scripts.as_ref(), Service::Scripts)
     }
 }
@@ -106,10 +106,10 @@ impl Upstreams {
                 .map(|(_, channel)| channel.clone())
         };
         Clients {
-            catalog: raw(Service::Catalog).map(clients::CatalogClient::new),
-            search: raw(Service::Search).map(clients::SearchClient::new),
-            decks: raw(Service::Decks).map(clients::DecksClient::new),
-            scripts: raw(Service::Scripts).map(clients::ScriptsClient::new),
+            catalog: raw(Service::Catalog).map(kit::clients::CatalogClient::new),
+            search: raw(Service::Search).map(kit::clients::SearchClient::new),
+            decks: raw(Service::Decks).map(kit::clients::DecksClient::new),
+            scripts: raw(Service::Scripts).map(kit::clients::ScriptsClient::new),
         }
     }
 

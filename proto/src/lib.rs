@@ -3,8 +3,8 @@
 //!
 //! The package modules are generated code: prost messages, tonic clients and servers, and (for
 //! packages with messages) serde implementations of the canonical proto3 JSON mapping, from
-//! pbjson. Besides them, [`game`] converts the shared [`vocab::Game`] to and from its wire
-//! value, and [`json`] writes the documented JSON of the messages whose canonical mapping
+//! pbjson. Besides them, [`game`] is the one plain value every service shares (the game) with
+//! its wire value, and [`json`] writes the documented JSON of the messages whose canonical mapping
 //! leaves out what the documents require (script results), so the gateway and the CLI print
 //! them without depending on the service that made them. Conversions to a service's own domain
 //! types live in that service's `grpc` module.

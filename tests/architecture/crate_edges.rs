@@ -1,13 +1,15 @@
 //! The crate boundaries of `DESIGN.md` ("Boundaries"), checked against the manifests and the
 //! sources, so that a forbidden edge fails a test the day it appears:
 //!
-//! - no service crate depends on another service crate, and the gateway and the support crates
-//!   (`proto`, `vocab`, `kit`, `clients`) depend on none (normal dependencies);
+//! - no service crate depends on another service crate, and neither the gateway nor `proto` nor
+//!   `kit` depends on one (normal dependencies): services meet only in `proto` and `kit`;
+//! - no crate but the binary depends on a workspace crate other than `proto`, `kit` and (for
+//!   tests) a listed peer;
 //! - a dev-dependency of one service on another only where a test needs that real peer, from
 //!   the list below, each with its reason;
 //! - a `domain` module imports neither `kit`, `clients`, `tonic`, `tokio` nor `sqlx`, nor
-//!   another service's crate; `proto` only in a crate whose `domain/mod.rs` says why (the card
-//!   object and the script results are the contract). Test code is not the domain: files named
+//!   another service's crate; `proto` only for the shared game (`proto::game`), or in a crate
+//!   whose `domain/mod.rs` says why (the card object and the script results are the contract). Test code is not the domain: files named
 //!   `tests.rs` or `*_tests.rs` and everything after a `#[cfg(test)]` module's start are left
 //!   out (test modules stand at the end of their file).
 //!
@@ -18,7 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The crates under `services/` that are not services.
-const SUPPORT: &[&str] = &["kit", "clients", "vocab"];
+const SUPPORT: &[&str] = &["kit"];
+
+/// The workspace crates every other crate may depend on: where services meet.
+const MEETING_PLACES: &[&str] = &["proto", "kit"];
 
 /// The dev-dependencies of one service on another that a test needs, and why.
 const ALLOWED_DEV_EDGES: &[(&str, &str, &str)] = &[
@@ -158,6 +163,28 @@ fn no_crate_but_the_binary_depends_on_a_service_crate() {
 }
 
 #[test]
+fn crates_meet_only_in_proto_and_kit() {
+    let packages = packages();
+    let workspace: BTreeSet<&str> = packages.iter().map(|p| p.name.as_str()).collect();
+    let mut found = Vec::new();
+    for package in &packages {
+        if package.name == "turnier" {
+            continue;
+        }
+        for (dependency, kind) in &package.dependencies {
+            let is_ours = workspace.contains(dependency.as_str()) && dependency != &package.name;
+            if is_ours && kind != "dev" && !MEETING_PLACES.contains(&dependency.as_str()) {
+                found.push(format!("{} → {dependency} ({kind})", package.name));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "crates meet only in proto and kit: {found:?}"
+    );
+}
+
+#[test]
 fn every_allowed_dev_edge_is_still_used() {
     let packages = packages();
     for (from, to, why) in ALLOWED_DEV_EDGES {
@@ -248,7 +275,9 @@ fn domain_modules_import_no_plumbing_and_no_other_service() {
                 continue;
             }
             let text = std::fs::read_to_string(&file).expect("readable");
-            for name in named_crates(without_tests(&text)) {
+            // The shared game is part of every contract and plain Rust: any domain may use it.
+            let text = without_tests(&text).replace("proto::game::", "");
+            for name in named_crates(&text) {
                 let plumbing =
                     ["kit", "clients", "tonic", "tokio", "sqlx", "redis"].contains(&name.as_str());
                 let other_service = services.contains(&name) && &name != service;
@@ -268,10 +297,10 @@ fn domain_modules_import_no_plumbing_and_no_other_service() {
 
 #[test]
 fn test_modules_are_left_out_of_the_domain() {
-    let source = "use vocab::Game;\n#[cfg(test)]\nmod tests {\n    use kit::testing;\n}\n";
+    let source = "use serde::Serialize;\n#[cfg(test)]\nmod tests {\n    use kit::testing;\n}\n";
     assert_eq!(
         named_crates(without_tests(source)),
-        BTreeSet::from(["vocab".to_owned()])
+        BTreeSet::from(["serde".to_owned()])
     );
 }
 

@@ -7,8 +7,8 @@
 
 use axum::Router;
 use http::StatusCode;
+use proto::game::Game;
 use utoipa::OpenApi as _;
-use vocab::Game;
 
 use crate::ApiError;
 

@@ -13,8 +13,8 @@
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use clients::ServiceError;
 use http::StatusCode;
+use kit::clients::ServiceError;
 use proto::scripts::v1 as pb;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -291,7 +291,7 @@ async fn filter_card_pool(
 }
 
 /// Reads a body's `game`; an unknown name is a 400 (the body is wrong, not the route).
-fn body_game(name: &str) -> Result<vocab::Game, ApiError> {
+fn body_game(name: &str) -> Result<proto::game::Game, ApiError> {
     super::game(name).map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,

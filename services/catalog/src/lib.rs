@@ -7,7 +7,7 @@
 //! Its callers are the gateway (card lookups and sets for the web frontend), the search service
 //! (every card, to index), the decks service (cards and names for deck imports and exports),
 //! the scripts service (whole catalogs as card pools), and the CLI; all of them through
-//! `clients::CatalogClient`.
+//! `kit::clients::CatalogClient`.
 //!
 //! `domain` turns upstream files into cards (pure); `import` reads a data folder and saves
 //! what the domain made; `store` keeps the catalog; `grpc` serves it. On its first start it

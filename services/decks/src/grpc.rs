@@ -18,12 +18,12 @@ use crate::domain::format::{
 #[derive(Debug, Clone)]
 pub struct Api {
     /// Where imported decks find their cards.
-    catalog: clients::CatalogClient,
+    catalog: kit::clients::CatalogClient,
 }
 
 impl Api {
     /// Creates the service; imports find their cards through `catalog`.
-    pub fn new(catalog: clients::CatalogClient) -> Self {
+    pub fn new(catalog: kit::clients::CatalogClient) -> Self {
         Self { catalog }
     }
 

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use clients::{CatalogClient, ServiceError};
+use kit::clients::{CatalogClient, ServiceError};
 use proto::catalog::v1::Card;
 
 use crate::domain::lists::{self, CardText, DeckCard, ExportDeck, Game, ListFormat, Section};

@@ -6,7 +6,7 @@
 //! It checks decks against declarative formats and gives the rulings of a day
 //! (`CheckDeckAgainstFormat`, `GetRuling`), and imports and exports pasted decks
 //! (`ImportDeck`, `ExportDeck`), finding their cards through the catalog service
-//! (`clients::CatalogClient`). Its callers are the gateway (`/api/v1/{game}/decks:*`,
+//! (`kit::clients::CatalogClient`). Its callers are the gateway (`/api/v1/{game}/decks:*`,
 //! `/api/v1/formats:check`), third parties over gRPC, and soon the tournaments service's
 //! submission worker. The CLI runs the same code in process: `turnier deck` and `turnier
 //! format` use the codecs and rules directly, `turnier deck import` the import over a local
@@ -19,7 +19,7 @@ pub mod import;
 
 pub use error::Error;
 
-use clients::CatalogClient;
+use kit::clients::CatalogClient;
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 

@@ -44,7 +44,7 @@ pub fn traced(channel: Channel) -> TracedChannel {
 }
 
 /// Returns a lazily connected [`channel`] to `url` whose calls carry the trace context: what
-/// the typed clients of the `clients` crate build on.
+/// the typed clients of [`crate::clients`] build on.
 pub fn traced_channel(url: &str) -> Result<TracedChannel, ClientError> {
     channel(url).map(traced)
 }

@@ -1,13 +1,15 @@
 //! Plumbing shared by every Turnier service: configuration, telemetry, metrics, the gRPC
-//! server bootstrap and channels, the error model on the wire, and (behind features)
-//! databases, the job queue and test support.
+//! server bootstrap and channels, one typed client per service (`clients`), the error model
+//! on the wire (`status`), and (behind features) databases, the job queue and test support.
 //!
 //! Nothing here knows about cards, decks or tournaments: domain types live in the service
-//! crates, and the vocabulary they share (the games) in `vocab`. A service crate uses `kit` to
-//! be served; the `turnier` binary uses it to decide what to serve. The gateway uses it
-//! without the `db` and `queue` features, so it links no database driver.
+//! crates, and the one value they share (the game) in `proto::game`. Services meet only here
+//! and in `proto`. A service crate uses `kit` to be served and to call the others; the
+//! `turnier` binary uses it to decide what to serve. The gateway uses it without the `db` and
+//! `queue` features, so it links no database driver.
 
 pub mod client;
+pub mod clients;
 pub mod config;
 #[cfg(feature = "db")]
 pub mod db;

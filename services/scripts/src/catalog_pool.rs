@@ -10,12 +10,12 @@
 
 use std::sync::Arc;
 
-use clients::CatalogClient;
-use clients::catalog::PerCatalogVersion;
+use kit::clients::CatalogClient;
+use kit::clients::catalog::PerCatalogVersion;
 use proto::catalog::v1::Card;
+use proto::game::Game;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use vocab::Game;
 
 use crate::error::Error;
 

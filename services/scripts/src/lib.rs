@@ -3,7 +3,7 @@
 //!
 //! It owns no tables yet (compiled scripts are cached in memory by the hash of their source;
 //! rulesets and their versions arrive with the rulesets issue). It calls the catalog service
-//! (`clients::CatalogClient`) for card pools over a whole catalog, kept per catalog version.
+//! (`kit::clients::CatalogClient`) for card pools over a whole catalog, kept per catalog version.
 //! Its callers are the gateway (`/api/v1/scripts:*`), third parties over gRPC, and soon the
 //! tournaments service's submission worker.
 //!
@@ -18,7 +18,7 @@ pub mod runner;
 pub mod sandbox;
 mod settings;
 
-use clients::CatalogClient;
+use kit::clients::CatalogClient;
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 

@@ -94,7 +94,7 @@ async fn a_rule_runs_over_the_whole_catalog_and_follows_its_imports() {
     .await;
     let url = catalog::testing::serve(store.clone()).await;
     let api = Api::new(settings()).with_catalog(CatalogPools::new(
-        clients::CatalogClient::connect_lazy(&url).expect("a valid URL"),
+        kit::clients::CatalogClient::connect_lazy(&url).expect("a valid URL"),
     ));
 
     let first = api
@@ -201,7 +201,7 @@ async fn a_pool_is_either_given_cards_or_a_catalog() {
         format!("http://{}", listener.local_addr().expect("address"))
     };
     let api = Api::new(settings()).with_catalog(CatalogPools::new(
-        clients::CatalogClient::connect_lazy(&closed).expect("a valid URL"),
+        kit::clients::CatalogClient::connect_lazy(&closed).expect("a valid URL"),
     ));
     let status = api
         .filter_card_pool(request("", ProtoGame::Lor))

@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use clients::CatalogClient;
-use clients::catalog::PerCatalogVersion;
+use kit::clients::CatalogClient;
+use kit::clients::catalog::PerCatalogVersion;
+use proto::game::Game;
 use proto::search::v1 as pb;
 use proto::search::v1::search_service_server::{SearchService, SearchServiceServer};
 use tonic::{Request, Response, Status};
-use vocab::Game;
 
 use crate::domain::index::Index;
 use crate::error::Error;

@@ -3,7 +3,7 @@
 //!
 //! It owns no tables: it keeps, in memory, one index per game built from the catalog's card
 //! stream and rebuilt when the catalog's version changes. It calls the catalog service
-//! (`clients::CatalogClient`: the version, every card, the sets). Its callers are the gateway
+//! (`kit::clients::CatalogClient`: the version, every card, the sets). Its callers are the gateway
 //! (`/api/v1/{game}/cards:search` and `:explain`), the CLI (`turnier search --server`) and
 //! third parties over gRPC.
 //!
@@ -14,7 +14,7 @@ pub mod domain;
 mod error;
 pub mod grpc;
 
-use clients::CatalogClient;
+use kit::clients::CatalogClient;
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 

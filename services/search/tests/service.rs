@@ -33,8 +33,9 @@ async fn the_index_is_rebuilt_when_the_catalog_version_changes() {
         .expect("save");
 
     let url = catalog::testing::serve(store.clone()).await;
-    let api =
-        search::grpc::Api::new(clients::CatalogClient::connect_lazy(&url).expect("a valid URL"));
+    let api = search::grpc::Api::new(
+        kit::clients::CatalogClient::connect_lazy(&url).expect("a valid URL"),
+    );
 
     assert_eq!(search(&api, "jinx").await, ["Jinx - Demolitionist"]);
 

@@ -5,7 +5,7 @@
 //! serves only the gRPC health protocol and server reflection; events, registration, rounds and
 //! deck submission, with their tables and the submission worker, arrive with the tournaments
 //! issue. It will call the decks service (deck codes and lists), the catalog (cards) and the
-//! scripts service (rulesets) through `clients`. Its callers are the CLI (`turnier tournament
+//! scripts service (rulesets) through `kit::clients`. Its callers are the CLI (`turnier tournament
 //! standings|pair`, the engine in process), and then the gateway and third parties.
 
 pub mod domain;

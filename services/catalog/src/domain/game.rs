@@ -1,3 +1,3 @@
 //! The games the platform serves: the one type every service shares, from `vocab`.
 
-pub use vocab::{Game, UnknownGame};
+pub use proto::game::{Game, UnknownGame};

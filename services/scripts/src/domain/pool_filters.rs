@@ -10,7 +10,7 @@ use proto::scripts::v1::PoolFiltersPatch;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub use vocab::Game;
+pub use proto::game::Game;
 
 /// Returns the list-filter keys of the game's deck-builder filter model, the only keys a
 /// patch may set.

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use proto::catalog::v1::{Card, CardPrinting, CardSet};
+use proto::game::Game;
 use serde::Serialize;
-use vocab::Game;
 
 use super::compile::{Compiled, compile};
 use super::games::{self, CardDoc, FieldKey, GameSpec, SetRanks};

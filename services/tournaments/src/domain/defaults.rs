@@ -12,7 +12,7 @@ use super::settings::{
     validate_tiebreakers,
 };
 
-pub use vocab::Game;
+pub use proto::game::Game;
 
 /// A stage format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

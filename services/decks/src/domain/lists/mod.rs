@@ -27,7 +27,7 @@ use std::fmt;
 use super::codes::riftbound::{self, RiftboundCardCode};
 use super::codes::{CardCount, DeckCodeError, lor};
 
-pub use vocab::Game;
+pub use proto::game::Game;
 
 /// Returns the formats [`import`] tries for this game, in the documented order.
 pub fn import_formats(game: Game) -> &'static [ListFormat] {

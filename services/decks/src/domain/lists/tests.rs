@@ -587,7 +587,7 @@ fn says_why_nothing_was_imported() {
     ));
     assert_eq!(
         "chess".parse::<Game>(),
-        Err(vocab::UnknownGame("chess".to_owned()))
+        Err(proto::game::UnknownGame("chess".to_owned()))
     );
 }
 

@@ -7,7 +7,7 @@ pub mod pokemon;
 pub mod riftbound;
 
 use proto::catalog::v1::Card;
-use vocab::Game;
+use proto::game::Game;
 
 use super::cost::EnergyMix;
 use super::text::{Bigrams, Folded, fold, name_keys};

@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
-use kit::client::TracedChannel;
-use kit::status::ServiceError;
+use crate::client::TracedChannel;
+use crate::status::ServiceError;
 use proto::decks::v1 as pb;
 use proto::decks::v1::deck_service_client::DeckServiceClient;
 
-use crate::call::{CallOptions, client, rpc};
+use crate::clients::call::{CallOptions, client, rpc};
 
 /// Decks, reports and rulings are small.
 pub const DEFAULT_OPTIONS: CallOptions = CallOptions {

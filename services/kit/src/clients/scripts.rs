@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
-use kit::client::TracedChannel;
-use kit::status::ServiceError;
+use crate::client::TracedChannel;
+use crate::status::ServiceError;
 use proto::scripts::v1 as pb;
 use proto::scripts::v1::script_service_client::ScriptServiceClient;
 
-use crate::call::{CallOptions, client, rpc};
+use crate::clients::call::{CallOptions, client, rpc};
 
 /// A card pool over a whole catalog answers with one verdict per card (about 2 MB for the
 /// 14,901 Pokémon cards); its run may take a few seconds.

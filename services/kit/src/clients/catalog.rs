@@ -7,14 +7,14 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kit::client::TracedChannel;
-use kit::status::ServiceError;
+use crate::client::TracedChannel;
+use crate::status::ServiceError;
 use proto::catalog::v1 as pb;
 use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
+use proto::game::Game;
 use tokio::sync::{Mutex, RwLock};
-use vocab::Game;
 
-use crate::call::{CallOptions, Idempotency, call, client, rpc};
+use crate::clients::call::{CallOptions, Idempotency, call, client, rpc};
 
 /// The catalog's answers: a batch of cards is a few MB at most; a whole game streams in many
 /// messages.

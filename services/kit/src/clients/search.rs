@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
-use kit::client::TracedChannel;
-use kit::status::ServiceError;
+use crate::client::TracedChannel;
+use crate::status::ServiceError;
 use proto::search::v1 as pb;
 use proto::search::v1::search_service_client::SearchServiceClient;
 
-use crate::call::{CallOptions, client, rpc};
+use crate::clients::call::{CallOptions, client, rpc};
 
 /// A page of search results is at most a thousand cards.
 pub const DEFAULT_OPTIONS: CallOptions = CallOptions {

@@ -8,7 +8,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use kit::status::ServiceError;
+use crate::status::ServiceError;
 use tonic::{Request, Response, Status};
 
 /// The most attempts an idempotent call gets.
@@ -99,7 +99,7 @@ macro_rules! client {
         #[derive(Debug, Clone)]
         pub struct $name {
             inner: $generated,
-            options: $crate::call::CallOptions,
+            options: $crate::clients::call::CallOptions,
         }
 
         impl $name {
@@ -111,18 +111,18 @@ macro_rules! client {
             /// Returns a client over `channel` whose calls get `options`.
             pub fn with_options(
                 channel: tonic::transport::Channel,
-                options: $crate::call::CallOptions,
+                options: $crate::clients::call::CallOptions,
             ) -> Self {
                 Self {
-                    inner: <$generated>::new(kit::client::traced(channel))
+                    inner: <$generated>::new($crate::client::traced(channel))
                         .max_decoding_message_size(options.max_decoding_bytes),
                     options,
                 }
             }
 
             /// Returns a client of the service at `url`, connected on first use.
-            pub fn connect_lazy(url: &str) -> Result<Self, kit::client::ClientError> {
-                Ok(Self::new(kit::client::channel(url)?))
+            pub fn connect_lazy(url: &str) -> Result<Self, $crate::client::ClientError> {
+                Ok(Self::new($crate::client::channel(url)?))
             }
         }
     };
@@ -134,9 +134,9 @@ pub(crate) use client;
 macro_rules! rpc {
     ($client:expr, $idempotency:ident, $message:expr, $method:ident) => {{
         let inner = $client.inner.clone();
-        $crate::call::call(
+        $crate::clients::call::call(
             $client.options,
-            $crate::call::Idempotency::$idempotency,
+            $crate::clients::call::Idempotency::$idempotency,
             $message,
             move |request| {
                 let mut inner = inner.clone();

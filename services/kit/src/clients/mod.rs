@@ -1,7 +1,8 @@
-//! One typed client per Turnier service: what the gateway, every service that calls another,
+//! One typed client per Turnier service (plumbing over the `proto` contracts, so it lives in
+//! `kit`, where services meet): what the gateway, every service that calls another,
 //! and the command-line tools use to reach a service, so that there is one way to do it.
 //!
-//! Each client wraps the generated tonic client on a traced channel ([`kit::client`]: calls
+//! Each client wraps the generated tonic client on a traced channel ([`crate::client`]: calls
 //! carry the caller's trace context, DNS names are balanced over every pod), and gives every
 //! call the same treatment ([`call`]): a deadline, a decode limit fit for the service's
 //! answers, and retries with backoff for idempotent calls only, when the error says a retry
@@ -18,10 +19,10 @@ pub mod decks;
 pub mod scripts;
 pub mod search;
 
+pub use crate::client::ClientError;
+pub use crate::status::{ServiceError, Violation};
 pub use call::CallOptions;
 pub use catalog::CatalogClient;
 pub use decks::DecksClient;
-pub use kit::client::ClientError;
-pub use kit::status::{ServiceError, Violation};
 pub use scripts::ScriptsClient;
 pub use search::SearchClient;
