@@ -33,6 +33,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order the rules page lists them.
+    pub const ALL: [Self; 6] = [
+        Self::SingleElimination,
+        Self::DoubleElimination,
+        Self::RoundRobin,
+        Self::Swiss,
+        Self::CumulativePoints,
+        Self::ThresholdWin,
+    ];
+
     /// Tells whether the format is free-for-all (three or more players per game).
     pub const fn is_free_for_all(self) -> bool {
         matches!(self, Self::CumulativePoints | Self::ThresholdWin)
@@ -237,14 +247,7 @@ const ONE_ON_ONE: &[Format] = &[
     Format::Swiss,
 ];
 
-const WITH_FREE_FOR_ALL: &[Format] = &[
-    Format::SingleElimination,
-    Format::DoubleElimination,
-    Format::RoundRobin,
-    Format::Swiss,
-    Format::CumulativePoints,
-    Format::ThresholdWin,
-];
+const WITH_FREE_FOR_ALL: &[Format] = &Format::ALL;
 
 impl GameDefaults {
     /// Returns `game`'s defaults for new stages, as the page's tables give them.
@@ -499,14 +502,7 @@ mod tests {
 
     #[test]
     fn names_every_format_by_its_json_value() {
-        for format in [
-            Format::SingleElimination,
-            Format::DoubleElimination,
-            Format::RoundRobin,
-            Format::Swiss,
-            Format::CumulativePoints,
-            Format::ThresholdWin,
-        ] {
+        for format in Format::ALL {
             let json = serde_json::to_value(format).expect("serializable");
             assert_eq!(json, format.as_str(), "{format:?}");
         }

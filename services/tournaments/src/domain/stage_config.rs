@@ -111,14 +111,7 @@ mod tests {
 
     #[test]
     fn a_free_for_all_format_is_exactly_a_format_that_is_free_for_all() {
-        for format in [
-            Format::SingleElimination,
-            Format::DoubleElimination,
-            Format::RoundRobin,
-            Format::Swiss,
-            Format::CumulativePoints,
-            Format::ThresholdWin,
-        ] {
+        for format in Format::ALL {
             let free_for_all = FreeForAllFormat::of(format);
             assert_eq!(
                 free_for_all.is_some(),
