@@ -51,26 +51,16 @@ fn folder(value: &str) -> Result<PathBuf, InvalidValue> {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory as _;
     use kit::config::ParseError;
 
     use super::*;
 
-    #[derive(clap::Parser)]
-    struct Cli {
-        #[command(flatten)]
-        settings: Settings,
-    }
-
     fn parse(data_dir: Option<&str>) -> Result<Settings, ParseError> {
-        let get = |key: &str| {
-            (key == "TURNIER_DATA_DIR")
-                .then_some(data_dir)
-                .flatten()
-                .map(str::to_owned)
-        };
-        kit::config::parse_from::<Cli, _, _>(Cli::command(), ["turnier"], get)
-            .map(|cli| cli.settings)
+        let vars: Vec<(&str, &str)> = data_dir
+            .map(|dir| ("TURNIER_DATA_DIR", dir))
+            .into_iter()
+            .collect();
+        kit::config::parse_settings(&[], &vars)
     }
 
     #[test]

@@ -451,6 +451,22 @@ pub fn parse<P: clap::FromArgMatches>(command: Command) -> Result<P, ParseError>
     })
 }
 
+/// Parses one settings struct alone, as the binary flattens it: `args` are the flags after the
+/// program name, and `vars` the only variables set. Each crate's tests of its own settings use
+/// it.
+pub fn parse_settings<S: clap::Args>(
+    args: &[&str],
+    vars: &[(&str, &str)],
+) -> Result<S, ParseError> {
+    let command = S::augment_args(Command::new("turnier"));
+    let args = std::iter::once("turnier").chain(args.iter().copied());
+    parse_from::<S, _, _>(command, args, |key| {
+        vars.iter()
+            .find(|(name, _)| *name == key)
+            .map(|(_, value)| (*value).to_owned())
+    })
+}
+
 /// Parses `args` (the program name first) against `command`, reading each setting's variable
 /// through `get` instead of the process environment.
 ///
@@ -703,21 +719,8 @@ mod tests {
 
     use super::*;
 
-    /// The settings alone, as the binary flattens them.
-    #[derive(clap::Parser)]
-    struct Cli {
-        #[command(flatten)]
-        settings: Settings,
-    }
-
     fn parse_with(args: &[&str], vars: &[(&str, &str)]) -> Result<Settings, ParseError> {
-        let vars: BTreeMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        let args = std::iter::once("turnier").chain(args.iter().copied());
-        parse_from::<Cli, _, _>(Cli::command(), args, |key| vars.get(key).cloned())
-            .map(|cli| cli.settings)
+        parse_settings(args, vars)
     }
 
     fn config(role: Role, vars: &[(&str, &str)]) -> Result<Config, ConfigError> {

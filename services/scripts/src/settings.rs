@@ -40,24 +40,13 @@ fn default_concurrency() -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
-    use clap::CommandFactory as _;
     use kit::config::{ConfigError, ParseError};
 
     use super::*;
 
-    #[derive(clap::Parser)]
-    struct Cli {
-        #[command(flatten)]
-        settings: Settings,
-    }
-
     fn parse(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
-        let vars: BTreeMap<&str, &str> = vars.iter().copied().collect();
-        let get = |key: &str| vars.get(key).map(|value| (*value).to_owned());
-        match kit::config::parse_from::<Cli, _, _>(Cli::command(), ["turnier"], get) {
-            Ok(cli) => Ok(cli.settings),
+        match kit::config::parse_settings(&[], vars) {
+            Ok(settings) => Ok(settings),
             Err(ParseError::Setting(err)) => Err(err),
             Err(ParseError::Command(err)) => panic!("not a setting's error: {err}"),
         }
