@@ -12,13 +12,13 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use catalog::domain::Game;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use proto::game::Game;
 use scripts::runner::{Runner, ScriptRef, TimeLimits, Verdict};
 use scripts::sandbox::Limits;
 use serde_json::Value;
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/platform/script_pools/support.rs"]
 mod support;
 
 /// A Standard card rule as a format organizer writes one: regulation marks G to J, basic

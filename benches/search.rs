@@ -5,8 +5,8 @@
 
 use std::hint::black_box;
 
-use catalog::domain::Game;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use proto::game::Game;
 use search::domain::Index;
 
 mod common;

@@ -7,7 +7,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use catalog::domain::Game;
+use proto::game::Game;
 use search::domain::Index;
 
 mod common;

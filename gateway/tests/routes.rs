@@ -247,6 +247,16 @@ async fn the_served_document_is_the_one_the_crate_builds() {
 }
 
 #[tokio::test]
+async fn the_openapi_document_lists_the_formats_check_route() {
+    let spec = get(&app(no_services()), "/api/openapi.json").await.json();
+    assert!(
+        spec["paths"]["/api/v1/formats:check"]["post"].is_object(),
+        "{}",
+        spec["paths"]
+    );
+}
+
+#[tokio::test]
 async fn metrics_are_served_as_prometheus_text() {
     let reply = get(&app(no_services()), "/metrics").await;
     assert_eq!(reply.status, StatusCode::OK);

@@ -2,7 +2,5 @@
 //! `DESIGN.md` ([`crate_edges`]) and no import loop between sibling modules
 //! ([`module_loops`]). Nothing here starts a binary.
 
-#[path = "architecture/crate_edges.rs"]
 mod crate_edges;
-#[path = "architecture/module_loops.rs"]
 mod module_loops;

@@ -2,7 +2,7 @@
 //! platform (sample catalog), and `turnier card show` / `turnier catalog import` on the
 //! command line.
 
-mod support;
+use crate::support;
 
 use support::{run, wait_for_http_status};
 

@@ -1,7 +1,7 @@
 //! The command line: help, migrations, and bad configuration that stops the process with one
 //! line naming the problem; and the README's configuration table, checked against `--help`.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

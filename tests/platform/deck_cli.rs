@@ -2,7 +2,7 @@
 //! vectors of `shared/vectors/` (`kit::testing::shared`: `TURNIER_SHARED_DIR`, else `../shared` beside the
 //! project). A missing vector file fails the test: the vectors are never skipped.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

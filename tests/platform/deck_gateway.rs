@@ -1,7 +1,7 @@
 //! Importing a pasted deck through the gateway: gateway → decks service → catalog service, all
 //! over real HTTP and gRPC in the all-in-one process (sample catalog).
 
-mod support;
+use crate::support;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_pasted_list_comes_back_in_piles_with_its_format_and_skipped_lines() {

@@ -1,7 +1,7 @@
 //! `turnier deck import` over the real Riftbound catalog: the guide's four Riftbound samples
 //! (RIFT1, Piltover Archive code, Piltover Archive list, old Turny list) are one deck.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

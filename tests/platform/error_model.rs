@@ -6,7 +6,7 @@
 //!
 //! The tournaments and calculators services have no RPCs yet; they join this table with them.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! taboo list autumn from 2026-10-01, Montréal time), the evening before it, and a format that
 //! fails to read.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Output;

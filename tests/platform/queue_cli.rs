@@ -1,7 +1,7 @@
 //! `turnier queue …`: an operator finds a dead job, replays it, and sees it ready again — on
 //! the embedded database and on Redis.
 
-mod support;
+use crate::support;
 
 use kit::queue::{FailOutcome, JobId, Queue, QueueSettings};
 use support::run;

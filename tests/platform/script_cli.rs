@@ -2,7 +2,7 @@
 //! documents (JSON on stdout, exit 1 for a rejected or failed script), the result shapes of
 //! the script references, and the hostile scripts a sandbox must contain.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! the all-in-one process. The routes answer with the documented JSON of each result, and a
 //! script that fails answers with the gateway's error body and the script's error code.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 

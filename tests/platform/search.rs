@@ -1,7 +1,7 @@
 //! The search language through the real binary: the gateway's `cards:search` (gateway →
 //! search service → catalog service's card stream) and `turnier search` on the command line.
 
-mod support;
+use crate::support;
 
 use support::run;
 

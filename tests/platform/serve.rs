@@ -1,7 +1,7 @@
 //! The platform starts, reports its health, lists its services and stops cleanly: all-in-one
 //! with no environment, and one process per service against PostgreSQL and Redis.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 

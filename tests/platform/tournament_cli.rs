@@ -2,7 +2,7 @@
 //! `shared/vectors/tournaments/` (`kit::testing::shared`: `TURNIER_SHARED_DIR`, else `../shared` beside the
 //! project). A missing vector file fails the test: the vectors are never skipped.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::process::Output;

@@ -2,16 +2,14 @@
 //! sources, so that a forbidden edge fails a test the day it appears:
 //!
 //! - no service crate depends on another service crate, and neither the gateway nor `proto` nor
-//!   `kit` depends on one (normal dependencies): services meet only in `proto` and `kit`;
-//! - no crate but the binary depends on a workspace crate other than `proto`, `kit` and (for
-//!   tests) a listed peer;
-//! - a dev-dependency of one service on another only where a test needs that real peer, from
-//!   the list below, each with its reason;
+//!   `kit` depends on one: services meet only in `proto` and `kit`;
+//! - no crate but the binary depends on a workspace crate other than `proto` and `kit`, not
+//!   even for its tests: a test that needs two services is a platform test (`tests/platform`);
 //! - a `domain` module imports neither `kit`, `clients`, `tonic`, `tokio` nor `sqlx`, nor
 //!   another service's crate; `proto` only for the shared game (`proto::game`), or in a crate
-//!   whose `domain/mod.rs` says why (the card object and the script results are the contract). Test code is not the domain: files named
-//!   `tests.rs` or `*_tests.rs` and everything after a `#[cfg(test)]` module's start are left
-//!   out (test modules stand at the end of their file).
+//!   whose `domain/mod.rs` says why (the card object and the script results are the contract).
+//!   Test code is not the domain: files named `tests.rs` or `*_tests.rs` and everything after a
+//!   `#[cfg(test)]` module's start are left out (test modules stand at the end of their file).
 //!
 //! The services are the crates under `services/` other than the support crates.
 
@@ -24,30 +22,6 @@ const SUPPORT: &[&str] = &["kit"];
 
 /// The workspace crates every other crate may depend on: where services meet.
 const MEETING_PLACES: &[&str] = &["proto", "kit"];
-
-/// The dev-dependencies of one service on another that a test needs, and why.
-const ALLOWED_DEV_EDGES: &[(&str, &str, &str)] = &[
-    (
-        "search",
-        "catalog",
-        "the index is tested on real cards from the catalog's importer and against the catalog served on a port",
-    ),
-    (
-        "scripts",
-        "catalog",
-        "card pools over a whole catalog are tested against the catalog served on a port, on real cards",
-    ),
-    (
-        "scripts",
-        "decks",
-        "the default calculators are tested on the spec's deck codes, decoded by the real codec",
-    ),
-    (
-        "gateway",
-        "decks",
-        "the formats routes are tested against the real decks service on a port",
-    ),
-];
 
 /// One workspace package, from `cargo metadata`.
 #[derive(Debug)]
@@ -142,14 +116,7 @@ fn no_crate_but_the_binary_depends_on_a_service_crate() {
             continue; // The binary mounts every service.
         }
         for (dependency, kind) in &package.dependencies {
-            if !services.contains(dependency) || dependency == &package.name {
-                continue;
-            }
-            let allowed = kind == "dev"
-                && ALLOWED_DEV_EDGES
-                    .iter()
-                    .any(|(from, to, _)| *from == package.name && to == dependency);
-            if !allowed {
+            if services.contains(dependency) && dependency != &package.name {
                 forbidden.push(format!("{} → {dependency} ({kind})", package.name));
             }
         }
@@ -157,8 +124,8 @@ fn no_crate_but_the_binary_depends_on_a_service_crate() {
     assert!(
         forbidden.is_empty(),
         "forbidden crate edges (services meet in `proto` and `kit` and call each other \
-         through `clients`; a test that needs a real peer is listed in ALLOWED_DEV_EDGES): \
-         {forbidden:?}"
+         through `kit::clients`; a test that needs a real peer is a platform test, in \
+         tests/platform): {forbidden:?}"
     );
 }
 
@@ -173,7 +140,7 @@ fn crates_meet_only_in_proto_and_kit() {
         }
         for (dependency, kind) in &package.dependencies {
             let is_ours = workspace.contains(dependency.as_str()) && dependency != &package.name;
-            if is_ours && kind != "dev" && !MEETING_PLACES.contains(&dependency.as_str()) {
+            if is_ours && !MEETING_PLACES.contains(&dependency.as_str()) {
                 found.push(format!("{} → {dependency} ({kind})", package.name));
             }
         }
@@ -182,24 +149,6 @@ fn crates_meet_only_in_proto_and_kit() {
         found.is_empty(),
         "crates meet only in proto and kit: {found:?}"
     );
-}
-
-#[test]
-fn every_allowed_dev_edge_is_still_used() {
-    let packages = packages();
-    for (from, to, why) in ALLOWED_DEV_EDGES {
-        let package = packages
-            .iter()
-            .find(|package| package.name == *from)
-            .unwrap_or_else(|| panic!("no package {from}"));
-        assert!(
-            package
-                .dependencies
-                .iter()
-                .any(|(name, kind)| name == to && kind == "dev"),
-            "{from} no longer dev-depends on {to} ({why}): remove it from ALLOWED_DEV_EDGES"
-        );
-    }
 }
 
 /// Every `.rs` file under `dir`.

@@ -20,7 +20,7 @@ use scripts::sandbox::Limits;
 use serde_json::{Map, Value, json};
 use support::{Deck, RIFTBOUND_DOMAINS, cards, fenced_block, spec_page, strings};
 
-mod support;
+use super::support;
 
 /// One runner for the whole test binary: creating one pre-initializes the plugin (seconds in a
 /// debug build).

@@ -2,7 +2,7 @@
 //! the real catalog: each result is checked field by field against the row's description,
 //! and known cards are present.
 
-mod support;
+use super::support;
 
 use catalog::domain::{Card, Game};
 use proto::catalog::v1::CardGameData;

@@ -2,7 +2,7 @@
 //! kinds, fields, shortcuts, attack cost) and the extras (`order:`, `unique:prints`,
 //! warnings, errors, paging), on the real catalog.
 
-mod support;
+use super::support;
 
 use std::collections::HashSet;
 

@@ -1,7 +1,7 @@
 //! Property tests: no query string panics the parser or the search; printing a parsed query
 //! gives back the same tree; `-(a)` and `a` partition the catalog; `a or b` is the union.
 
-mod support;
+use super::support;
 
 use std::collections::HashSet;
 

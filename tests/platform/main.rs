@@ -1,0 +1,23 @@
+//! The platform's tests, in one binary (one link, one start): the real `turnier` binary on the
+//! command line and serving, the gateway over HTTP, the gRPC error model as a third party reads
+//! it, the architecture's rules, and the tests that need more than one service crate (the search
+//! engine and script pools over the real catalog), since no service crate depends on another.
+
+mod architecture;
+mod catalog;
+mod cli;
+mod deck_cli;
+mod deck_gateway;
+mod deck_import;
+mod error_model;
+mod format_cli;
+mod format_gateway;
+mod queue_cli;
+mod script_cli;
+mod script_gateway;
+mod script_pools;
+mod search;
+mod search_engine;
+mod serve;
+mod support;
+mod tournament_cli;
