@@ -12,6 +12,7 @@ mod deck_import;
 mod error_model;
 mod format_cli;
 mod format_gateway;
+mod hostile_input;
 mod queue_cli;
 mod script_cli;
 mod script_gateway;

@@ -66,10 +66,13 @@ impl From<Error> for Status {
             Error::MissingGame => Failure::invalid_argument("unknown_game", err.to_string())
                 .with_violation("game", "expected lor, pokemon or riftbound"),
             Error::UnknownGame(_) => Failure::invalid_argument("unknown_game", err.to_string()),
+            // A request over its limit is bad input (400 through the gateway), not a quota
+            // that a retry later could meet.
             Error::TooMany { what, limit, .. } => {
-                Failure::new(Code::ResourceExhausted, "too_many", err.to_string())
+                Failure::invalid_argument("too_many", err.to_string())
                     .with_metadata("what", what)
                     .with_metadata("limit", limit)
+                    .with_violation(what, &err.to_string())
             }
             Error::CardNotFound(card, _) => {
                 Failure::new(Code::NotFound, "card_not_found", err.to_string())

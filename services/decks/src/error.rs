@@ -6,7 +6,7 @@
 //! "details"}}`.
 
 use kit::status::Failure;
-use tonic::{Code, Status};
+use tonic::Status;
 
 use crate::domain::format::{InvalidDeck, InvalidMoment, Problem};
 
@@ -88,16 +88,11 @@ impl From<Error> for Status {
                 Failure::invalid_argument("unreadable_deck", err.to_string())
                     .with_violation("text", "no supported deck code or list reads it")
             }
-            Error::Import(ImportError::Lookup(cause)) => {
-                tracing::warn!(error = %cause, "catalog unavailable");
-                Failure::new(
-                    Code::Unavailable,
-                    "catalog_unavailable",
-                    "the catalog did not answer",
-                )
-            }
+            Error::Import(ImportError::Lookup(cause)) => Failure::from_upstream("catalog", cause),
+            // A field over its limit is bad input (400 through the gateway), not a quota that
+            // a retry later could meet.
             Error::TooLarge { what, limit } => {
-                Failure::new(Code::ResourceExhausted, "too_large", err.to_string())
+                Failure::invalid_argument("too_large", err.to_string())
                     .with_metadata("what", what)
                     .with_metadata("limit", limit)
             }
@@ -113,6 +108,8 @@ impl From<Error> for Status {
 
 #[cfg(test)]
 mod tests {
+    use tonic::Code;
+
     use super::*;
 
     #[test]

@@ -34,6 +34,16 @@ pub const MAX_VALUE_BYTES: usize = 256;
 /// How many characters of user input an error message quotes.
 pub const QUOTE_CHARS: usize = 64;
 
+/// The most `BadRequest` field violations one status carries; more are dropped.
+pub const MAX_VIOLATIONS: usize = 8;
+
+/// The most bytes our own detail messages (an unsafe script's issues) may take, encoded; a
+/// detail that would go over is left out and the `ErrorInfo` says so (`details_truncated`).
+/// With the message and the standard details, a status's trailers stay well under the 16 KiB
+/// of headers an HTTP/2 peer accepts by default: over it, the peer drops the whole connection,
+/// and every call sharing it fails.
+pub const MAX_EXTRA_DETAIL_BYTES: usize = 4096;
+
 /// Cuts `text` to at most `max` bytes at a character boundary, ending with `…` when cut.
 pub fn bounded(text: &str, max: usize) -> String {
     if text.len() <= max {
@@ -61,6 +71,18 @@ pub fn quote(input: &str) -> String {
         Some((end, _)) => format!("{}…", &input[..end]),
         None => input.to_owned(),
     }
+}
+
+/// Returns the bytes `status` takes as HTTP/2 headers (names and values, before compression):
+/// what a peer's header-size limit is measured against.
+pub fn header_bytes(status: &Status) -> usize {
+    status
+        .clone()
+        .into_http::<()>()
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum()
 }
 
 /// Returns the gRPC code's name in lower snake case (`invalid_argument`): the reason of an
@@ -137,6 +159,9 @@ impl Failure {
     /// field names) and why it is wrong.
     #[must_use]
     pub fn with_violation(mut self, field: &str, description: &str) -> Self {
+        if self.violations.len() == MAX_VIOLATIONS {
+            return self;
+        }
         self.violations.push(FieldViolation::new(
             bounded(field, MAX_VALUE_BYTES),
             bounded(description, MAX_VALUE_BYTES),
@@ -148,7 +173,15 @@ impl Failure {
     #[must_use]
     pub fn with_detail(mut self, detail: &impl Name) -> Self {
         match prost_types::Any::from_msg(detail) {
-            Ok(any) => self.extra.push(any),
+            Ok(any) => {
+                let used: usize = self.extra.iter().map(prost::Message::encoded_len).sum();
+                if used + any.encoded_len() > MAX_EXTRA_DETAIL_BYTES {
+                    self.metadata
+                        .insert("details_truncated".to_owned(), "true".to_owned());
+                } else {
+                    self.extra.push(any);
+                }
+            }
             // Encoding into a growable buffer cannot fail.
             Err(err) => tracing::error!(error = %err, "an error detail did not encode"),
         }
@@ -158,6 +191,42 @@ impl Failure {
     /// Returns the reason.
     pub fn reason(&self) -> &str {
         &self.reason
+    }
+
+    /// Returns what a service answers when a call it made to `peer` failed with `cause`.
+    ///
+    /// When the peer refused what it was given (bad input, a limit, a missing resource), the
+    /// caller gets that answer: its code, reason, message and facts, since the input came from
+    /// the caller (a deck of 50,000 cards is the caller's to fix, not an outage). The peer's
+    /// field violations name the peer's request, not the caller's, and are left out. When the
+    /// peer was unreachable, overloaded or out of time, the caller gets `Unavailable` with the
+    /// reason `<peer>_unavailable`: a retry may help. Anything else is the peer's bug: `Internal`.
+    pub fn from_upstream(peer: &str, cause: &ServiceError) -> Self {
+        match cause.code {
+            Code::InvalidArgument
+            | Code::OutOfRange
+            | Code::NotFound
+            | Code::FailedPrecondition
+            | Code::ResourceExhausted => {
+                let mut failure = Self::new(cause.code, &cause.reason, cause.message.clone());
+                for (key, value) in cause.metadata() {
+                    failure = failure.with_metadata(key, value);
+                }
+                failure
+            }
+            Code::Unavailable | Code::DeadlineExceeded | Code::Aborted | Code::Cancelled => {
+                tracing::warn!(%peer, error = %cause, "a service did not answer");
+                Self::new(
+                    Code::Unavailable,
+                    &format!("{peer}_unavailable"),
+                    format!("the {peer} did not answer"),
+                )
+            }
+            _ => {
+                tracing::error!(%peer, error = %cause, "a service failed");
+                Self::internal()
+            }
+        }
     }
 }
 
@@ -326,6 +395,73 @@ impl std::error::Error for ServiceError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_failure_makes_trailers_a_peer_would_refuse() {
+        // Every part a caller's input could swell: the message, metadata, violations and our
+        // own details, each far over any bound, in characters that percent-encode to 6 bytes.
+        let huge = "é".repeat(100_000);
+        let mut failure = Failure::invalid_argument("invalid_query", huge.clone())
+            .with_metadata("input", &huge)
+            .with_metadata("field", &huge);
+        for _ in 0..1_000 {
+            failure = failure.with_violation(&huge, &huge);
+        }
+        let issue = proto::scripts::v1::SafetyIssue {
+            code: "unsafe_global".to_owned(),
+            message: huge.clone(),
+            line: 1,
+            column: 1,
+        };
+        for _ in 0..100 {
+            failure = failure.with_detail(&proto::scripts::v1::UnsafeScript {
+                issues: vec![issue.clone(); 10],
+            });
+        }
+        let status: Status = failure.into();
+        assert!(status.message().len() <= MAX_MESSAGE_BYTES);
+        // HTTP/2 peers accept 16 KiB of headers by default; hyper's client, 16 KiB.
+        let bytes = header_bytes(&status);
+        assert!(bytes < 16 * 1024, "{bytes} bytes of trailers");
+
+        let error = ServiceError::from(&status);
+        assert_eq!(error.violations().len(), MAX_VIOLATIONS);
+        assert_eq!(error.metadata()["details_truncated"], "true");
+    }
+
+    #[test]
+    fn a_peers_refusal_of_the_input_reaches_the_caller_and_an_outage_says_retry() {
+        let refused = ServiceError::from(Status::from(
+            Failure::invalid_argument("too_many", "too many refs: 50000 given, at most 10000")
+                .with_metadata("limit", 10_000)
+                .with_violation("refs", "at most 10000"),
+        ));
+        let passed: Status = Failure::from_upstream("catalog", &refused).into();
+        let passed = ServiceError::from(passed);
+        assert_eq!(passed.code, Code::InvalidArgument);
+        assert_eq!(passed.reason, "too_many");
+        assert_eq!(passed.message, "too many refs: 50000 given, at most 10000");
+        assert_eq!(passed.metadata()["limit"], "10000");
+        assert_eq!(
+            passed.violations(),
+            [],
+            "the peer's fields are not the caller's"
+        );
+
+        let down = ServiceError::local(Code::Unavailable, "unavailable", "connection refused");
+        let answered = ServiceError::from(Status::from(Failure::from_upstream("catalog", &down)));
+        assert_eq!(answered.code, Code::Unavailable);
+        assert_eq!(answered.reason, "catalog_unavailable");
+        assert_eq!(answered.message, "the catalog did not answer");
+        assert!(answered.is_retryable());
+
+        let bug = ServiceError::local(Code::Internal, "internal", "internal error");
+        let answered = ServiceError::from(Status::from(Failure::from_upstream("catalog", &bug)));
+        assert_eq!(
+            (answered.code, answered.reason.as_str()),
+            (Code::Internal, "internal")
+        );
+    }
 
     #[test]
     fn a_failure_crosses_as_error_info_and_bad_request() {

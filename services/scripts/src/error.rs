@@ -1,6 +1,7 @@
 //! The scripts service's one error type and its mapping to `tonic::Status`.
 
 use kit::status::{Failure, ServiceError};
+use prost::Message as _;
 use proto::scripts::v1 as pb;
 use tonic::{Code, Status};
 
@@ -71,14 +72,7 @@ impl From<Error> for Status {
                 tracing::error!(error = %err, "sandbox unavailable");
                 Failure::new(Code::Unavailable, "sandbox_unavailable", err.to_string())
             }
-            Error::Catalog(cause) => {
-                tracing::warn!(error = %cause, "catalog unavailable");
-                Failure::new(
-                    Code::Unavailable,
-                    "catalog_unavailable",
-                    "the catalog is not available",
-                )
-            }
+            Error::Catalog(cause) => Failure::from_upstream("catalog", cause),
             Error::NoCatalog => {
                 Failure::new(Code::Unavailable, "catalog_unavailable", err.to_string())
             }
@@ -94,7 +88,25 @@ impl From<Error> for Status {
 /// An unsafe script's error: each issue as a `BadRequest` violation of `script.source` (what
 /// any client reads), and all of them with their lines and columns as our own detail.
 fn unsafe_script(failure: Failure, report: &SafetyReport) -> Failure {
-    let issues: Vec<pb::SafetyIssue> = report.issues.iter().map(pb::SafetyIssue::from).collect();
+    // As many issues as the status details may carry (each message may name a long
+    // identifier of the script); the rest are counted. `scripts:check` answers every issue in
+    // its response body.
+    let mut packed = pb::UnsafeScript::default();
+    for issue in &report.issues {
+        let mut issue = pb::SafetyIssue::from(issue);
+        issue.message = kit::status::bounded(&issue.message, kit::status::MAX_VALUE_BYTES);
+        packed.issues.push(issue);
+        if packed.encoded_len() + ANY_OVERHEAD_BYTES > kit::status::MAX_EXTRA_DETAIL_BYTES {
+            packed.issues.pop();
+            break;
+        }
+    }
+    let left_out = report.issues.len() - packed.issues.len();
+    let failure = if left_out > 0 {
+        failure.with_metadata("issues_left_out", left_out)
+    } else {
+        failure
+    };
     let failure = report.issues.iter().fold(failure, |failure, issue| {
         failure.with_violation(
             "script.source",
@@ -104,5 +116,49 @@ fn unsafe_script(failure: Failure, report: &SafetyReport) -> Failure {
             ),
         )
     });
-    failure.with_detail(&pb::UnsafeScript { issues })
+    failure.with_detail(&packed)
+}
+
+/// What packing a detail as `google.protobuf.Any` adds: its type URL and framing.
+const ANY_OVERHEAD_BYTES: usize = 96;
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::safety::{IssueCode, SafetyIssue};
+
+    use super::*;
+
+    #[test]
+    fn an_unsafe_scripts_issues_travel_within_the_bound_of_a_status() {
+        let long_name = "x".repeat(20_000);
+        let report = SafetyReport {
+            safe: false,
+            issues: (1..=12)
+                .map(|line| SafetyIssue {
+                    code: IssueCode::InvalidSyntax,
+                    message: format!("`{long_name}` is not defined"),
+                    line,
+                    column: 1,
+                })
+                .collect(),
+        };
+        let status = Status::from(Error::Run(RunFailure::Unsafe(report)));
+        let headers = kit::status::header_bytes(&status);
+        assert!(headers < 16 * 1024, "{headers} bytes of trailers");
+
+        let error = ServiceError::from(&status);
+        assert_eq!(error.reason, "unsafe_script");
+        let packed: pb::UnsafeScript = error.detail().expect("the issues travel");
+        assert!(!packed.issues.is_empty());
+        assert!(packed.issues.iter().all(|issue| issue.message.len() <= 256));
+        let left_out: usize = error
+            .metadata()
+            .get("issues_left_out")
+            .map_or(0, |count| count.parse().expect("a count"));
+        assert_eq!(packed.issues.len() + left_out, 12);
+        assert_eq!(
+            packed.issues[0].line, 1,
+            "the first issues, in source order"
+        );
+    }
 }

@@ -493,7 +493,7 @@ impl Runner {
                     .by_hash
                     .get(&hash.to_ascii_lowercase())
                     .cloned()
-                    .ok_or_else(|| RunFailure::NotFound(hash.clone()));
+                    .ok_or_else(|| RunFailure::NotFound(kit::status::quote(hash)));
             }
             ScriptRef::Source(source) => source,
         };

@@ -1,7 +1,7 @@
 //! The search service's one error type and its mapping to `tonic::Status`.
 
 use kit::status::{Failure, ServiceError};
-use tonic::{Code, Status};
+use tonic::Status;
 
 use crate::domain::index::SearchError;
 
@@ -36,16 +36,7 @@ impl From<Error> for Status {
             }
             Error::MissingGame => Failure::invalid_argument("unknown_game", err.to_string())
                 .with_violation("game", "expected lor, pokemon or riftbound"),
-            Error::Catalog(cause) => {
-                tracing::warn!(error = %cause, "catalog unavailable");
-                // Whether a retry can help is the catalog's answer, passed on.
-                let code = if cause.is_retryable() {
-                    Code::Unavailable
-                } else {
-                    Code::Internal
-                };
-                Failure::new(code, "catalog_unavailable", "the catalog did not answer")
-            }
+            Error::Catalog(cause) => Failure::from_upstream("catalog", cause),
             Error::TaskFailed(_) => {
                 tracing::error!(error = %err, "internal error");
                 Failure::internal()
