@@ -72,7 +72,10 @@ pub async fn serve(local: &LocalCatalogSettings, services: &[Service]) -> anyhow
             Service::Catalog => {
                 catalog::Catalog::mount(&mut routes, &deps, &local.catalog_settings())?
             }
-            Service::Search => search::Search::mount(&mut routes, &deps, &())?,
+            // One search of one game: its index is built when asked for.
+            Service::Search => {
+                search::Search::mount(&mut routes, &deps, &search::Settings { warm_up: false })?
+            }
             other => anyhow::bail!("the {other} service is not served locally"),
         }
     }
@@ -83,6 +86,7 @@ pub async fn serve(local: &LocalCatalogSettings, services: &[Service]) -> anyhow
             &services,
             routes,
             ShutdownTiming::default(),
+            deps.readiness.clone(),
             Shutdown::new(),
         )
         .await;

@@ -19,7 +19,7 @@ fn mount(
 ) -> Result<(), MountError> {
     match service {
         Service::Catalog => catalog::Catalog::mount(routes, deps, catalog),
-        Service::Search => search::Search::mount(routes, deps, &()),
+        Service::Search => search::Search::mount(routes, deps, &search::Settings { warm_up: true }),
         Service::Decks => decks::Decks::mount(routes, deps, &()),
         Service::Scripts => scripts::Scripts::mount(routes, deps, scripts),
         Service::Tournaments => tournaments::Tournaments::mount(routes, deps, &()),
@@ -117,8 +117,9 @@ pub async fn serve(
         }
         let shutdown = shutdown.clone();
         let timing = config.shutdown;
+        let readiness = deps.readiness.clone();
         tasks.spawn(async move {
-            kit::server::serve(listener, &services, routes, timing, shutdown).await?;
+            kit::server::serve(listener, &services, routes, timing, readiness, shutdown).await?;
             Ok("gRPC server")
         });
     }

@@ -57,6 +57,20 @@ async fn no_route(method: Method, uri: Uri) -> ApiError {
     ApiError::not_found(format!("no route for `{method} {}`", uri.path()))
 }
 
+/// The connections the gateway accepts on `listener`, each with `TCP_NODELAY` set: without
+/// it, Nagle's algorithm and the client's delayed ACK hold the end of a response for ~40 ms.
+pub fn nodelay(
+    listener: tokio::net::TcpListener,
+) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
+    use axum::serve::ListenerExt as _;
+    fn set_nodelay(tcp: &mut tokio::net::TcpStream) {
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::warn!(error = %err, "cannot set TCP_NODELAY on an accepted connection");
+        }
+    }
+    listener.tap_io(set_nodelay as fn(&mut tokio::net::TcpStream))
+}
+
 /// Serves the gateway on `listener` until `shutdown` resolves, then shuts down gracefully: it
 /// stops accepting connections, answers `/healthz` with 503 on the ones still open, and
 /// returns once every in-flight request has been answered.
@@ -92,7 +106,7 @@ pub async fn serve(
         state.begin_shutdown();
         tracing::info!("gateway shutting down: no new connections, draining requests in flight");
     };
-    axum::serve(listener, app)
+    axum::serve(nodelay(listener), app)
         .with_graceful_shutdown(shutdown)
         .await
         .map_err(Error::Serve)?;

@@ -111,3 +111,15 @@ async fn a_service_url_tonic_cannot_dial_stops_startup() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn every_accepted_connection_has_nodelay() {
+    use axum::serve::Listener as _;
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let addr = listener.local_addr().expect("a bound address");
+    let mut listener = gateway::nodelay(listener);
+    let _client = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let (accepted, _peer) = listener.accept().await;
+    assert!(accepted.nodelay().expect("a readable option"));
+}

@@ -37,6 +37,13 @@ async fn all_in_one_serves_everything_with_no_environment_and_stops_on_sigterm()
     for service in Service::ALL {
         wait_until_serving(&mut turnier, grpc, service.proto_name()).await;
     }
+    // Search says SERVING only once every game's index is built: the first search after a
+    // start does not pay for it.
+    assert!(
+        turnier.log().contains("search indexes warm"),
+        "{}",
+        turnier.log()
+    );
     assert_eq!(health(grpc, "").await, Ok(ServingStatus::Serving));
     assert_eq!(
         reflected_services(grpc).await,

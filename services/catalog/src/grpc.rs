@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use kit::cache::Versioned;
 use proto::catalog::v1::catalog_service_server::{CatalogService, CatalogServiceServer};
 use proto::catalog::v1::{
     CardByRef, GetCardsRequest, GetCardsResponse, GetCatalogVersionRequest,
@@ -26,9 +27,6 @@ pub const MAX_LINES: usize = 10_000;
 /// Cards per `StreamCards` message.
 const STREAM_BATCH: i64 = 500;
 
-/// Name indexes by game, each with the catalog version it was built from.
-type NameIndexes = HashMap<Game, (String, Arc<NameIndex>)>;
-
 /// Parsed cards by game, for one catalog version: parsing stored JSON is most of a `GetCards`.
 type CardCaches = HashMap<Game, (String, HashMap<String, Card>)>;
 
@@ -40,8 +38,9 @@ const CARD_CACHE_LIMIT: usize = 50_000;
 #[derive(Debug, Clone)]
 pub struct Api {
     store: Store,
-    /// Name indexes by game, with the catalog version they were built from.
-    names: Arc<RwLock<NameIndexes>>,
+    /// Name indexes by game, for the catalog version they were built from: built once per
+    /// version however many imports ask at once.
+    names: Arc<Versioned<Game, NameIndex>>,
     /// Parsed cards by game and catalog version.
     cards: Arc<RwLock<CardCaches>>,
 }
@@ -133,19 +132,13 @@ impl Api {
 
     async fn name_index(&self, game: Game) -> Result<Arc<NameIndex>, Error> {
         let version = self.store.version(game).await?.unwrap_or_default();
-        if let Some((built_for, index)) = self.names.read().await.get(&game)
-            && *built_for == version
-        {
-            return Ok(Arc::clone(index));
-        }
-        let cards = self.store.all_cards(game).await?;
-        let sets = self.store.sets(game).await?;
-        let index = Arc::new(NameIndex::build(game, &cards, &sets));
         self.names
-            .write()
+            .get_or_build(game, &version, || async {
+                let cards = self.store.all_cards(game).await?;
+                let sets = self.store.sets(game).await?;
+                Ok(NameIndex::build(game, &cards, &sets))
+            })
             .await
-            .insert(game, (version, Arc::clone(&index)));
-        Ok(index)
     }
 
     /// Returns a game's sets, in release order.

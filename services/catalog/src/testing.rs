@@ -17,6 +17,7 @@ pub async fn serve(store: Store) -> String {
         &[kit::services::Service::Catalog],
         routes,
         kit::server::ShutdownTiming::default(),
+        kit::server::Readiness::default(),
         kit::shutdown::Shutdown::new(),
     ));
     url

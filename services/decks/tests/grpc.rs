@@ -40,6 +40,7 @@ async fn client() -> DeckServiceClient<Channel> {
         &[decks::Decks::SERVICE],
         routes,
         kit::server::ShutdownTiming::default(),
+        deps.readiness.clone(),
         kit::shutdown::Shutdown::new(),
     ));
     DeckServiceClient::connect(url).await.expect("connect")

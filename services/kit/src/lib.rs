@@ -8,6 +8,7 @@
 //! `turnier` binary uses it to decide what to serve. The gateway uses it without the `db` and
 //! `queue` features, so it links no database driver.
 
+pub mod cache;
 pub mod client;
 pub mod clients;
 pub mod config;

@@ -54,6 +54,9 @@ pub struct Deps {
     /// The process's database, for the services that store something.
     #[cfg(feature = "db")]
     pub db: Option<crate::db::Database>,
+    /// Whether each service is ready: a service that warms a cache holds its readiness until
+    /// the cache is built.
+    pub readiness: Readiness,
 }
 
 impl Deps {
@@ -63,6 +66,7 @@ impl Deps {
             urls,
             #[cfg(feature = "db")]
             db: None,
+            readiness: Readiness::default(),
         }
     }
 
@@ -83,6 +87,52 @@ impl Deps {
     /// Returns the URL of `service`.
     pub fn url(&self, service: Service) -> &str {
         self.urls.get(&service).map_or("", String::as_str)
+    }
+}
+
+/// Whether the services of a process are ready to take work, as their health says.
+///
+/// A service that must build something before it answers quickly (the search index of each
+/// game) takes a [`ReadinessHold`] when it is mounted and drops it once built: until then its
+/// health is NOT_SERVING, so `/readyz` and load balancers wait for it rather than sending it
+/// requests that would each pay for the build. Cheap to clone; clones share the state.
+#[derive(Debug, Clone, Default)]
+pub struct Readiness {
+    holds: std::sync::Arc<tokio::sync::watch::Sender<std::collections::BTreeMap<Service, usize>>>,
+}
+
+impl Readiness {
+    /// Holds `service` NOT_SERVING until the returned guard is dropped.
+    #[must_use = "the service is ready again as soon as the hold is dropped"]
+    pub fn hold(&self, service: Service) -> ReadinessHold {
+        self.holds
+            .send_modify(|holds| *holds.entry(service).or_default() += 1);
+        ReadinessHold {
+            readiness: self.clone(),
+            service,
+        }
+    }
+
+    /// Returns whether nothing holds `service`.
+    pub fn is_ready(&self, service: Service) -> bool {
+        self.holds.borrow().get(&service).copied().unwrap_or(0) == 0
+    }
+}
+
+/// Keeps a service NOT_SERVING while it lives ([`Readiness::hold`]).
+#[derive(Debug)]
+pub struct ReadinessHold {
+    readiness: Readiness,
+    service: Service,
+}
+
+impl Drop for ReadinessHold {
+    fn drop(&mut self) {
+        self.readiness.holds.send_modify(|holds| {
+            if let Some(count) = holds.get_mut(&self.service) {
+                *count = count.saturating_sub(1);
+            }
+        });
     }
 }
 
@@ -136,12 +186,14 @@ pub enum ServerError {
 }
 
 /// Serves `services` (their routes already added to `routes`) on `listener`, with the health
-/// protocol and server reflection, until `shutdown` fires and requests in flight drain.
+/// protocol and server reflection, until `shutdown` fires and requests in flight drain. Each
+/// service is SERVING while nothing holds its `readiness`.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     services: &[Service],
     mut routes: RoutesBuilder,
     timing: ShutdownTiming,
+    readiness: Readiness,
     shutdown: Shutdown,
 ) -> Result<(), ServerError> {
     let addr = listener
@@ -151,27 +203,23 @@ pub async fn serve(
     let (health, health_service) = tonic_health::server::health_reporter();
     // The empty name is the server as a whole: what a liveness probe without a service asks.
     health.set_service_status("", ServingStatus::Serving).await;
-    for service in services {
-        health
-            .set_service_status(service.proto_name(), ServingStatus::Serving)
-            .await;
-    }
+    report_readiness(&health, services, &readiness).await;
+    // The one writer of the services' health from here on: readiness, then NOT_SERVING.
+    let health_task = tokio::spawn(follow_readiness(
+        health,
+        services.to_vec(),
+        readiness,
+        shutdown.clone(),
+    ));
     routes.add_service(health_service);
     add_reflection(&mut routes, services)?;
 
     let drain = {
         let shutdown = shutdown.clone();
-        let services = services.to_vec();
-        let health = health.clone();
         async move {
             shutdown.wait().await;
-            health
-                .set_service_status("", ServingStatus::NotServing)
-                .await;
-            for service in &services {
-                health
-                    .set_service_status(service.proto_name(), ServingStatus::NotServing)
-                    .await;
+            if let Err(err) = health_task.await {
+                tracing::error!(error = %err, "the health task failed");
             }
             tracing::info!(
                 delay_ms = timing.delay.as_millis() as u64,
@@ -193,10 +241,7 @@ pub async fn serve(
         })
         .layer(GrpcMetricsLayer)
         .add_routes(routes.routes())
-        .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(listener),
-            drain,
-        );
+        .serve_with_incoming_shutdown(incoming(listener), drain);
 
     tracing::info!(%addr, services = ?services.iter().map(|s| s.name()).collect::<Vec<_>>(), "gRPC server listening");
     let deadline = async {
@@ -211,6 +256,58 @@ pub async fn serve(
     }
     tracing::info!(%addr, "gRPC server stopped");
     Ok(())
+}
+
+/// The connections a server accepts on `listener`, each with `TCP_NODELAY` set: without it,
+/// Nagle's algorithm and the peer's delayed ACK hold a response's trailers for ~40 ms, on
+/// every call between services.
+pub fn incoming(listener: tokio::net::TcpListener) -> tonic::transport::server::TcpIncoming {
+    tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true))
+}
+
+/// Sets each service's health from its readiness: SERVING unless something holds it.
+async fn report_readiness(
+    health: &tonic_health::server::HealthReporter,
+    services: &[Service],
+    readiness: &Readiness,
+) {
+    for service in services {
+        let status = if readiness.is_ready(*service) {
+            ServingStatus::Serving
+        } else {
+            ServingStatus::NotServing
+        };
+        health
+            .set_service_status(service.proto_name(), status)
+            .await;
+    }
+}
+
+/// Reports every change of readiness until shutdown begins, then NOT_SERVING for the server
+/// and every service, so load balancers stop sending work.
+async fn follow_readiness(
+    health: tonic_health::server::HealthReporter,
+    services: Vec<Service>,
+    readiness: Readiness,
+    shutdown: Shutdown,
+) {
+    let mut changes = readiness.holds.subscribe();
+    loop {
+        tokio::select! {
+            biased;
+            () = shutdown.wait() => break,
+            // The sender lives in `readiness`, held here: `changed` fails only if it is gone.
+            _ = changes.changed() => report_readiness(&health, &services, &readiness).await,
+        }
+    }
+    health
+        .set_service_status("", ServingStatus::NotServing)
+        .await;
+    for service in &services {
+        health
+            .set_service_status(service.proto_name(), ServingStatus::NotServing)
+            .await;
+    }
 }
 
 fn add_reflection(routes: &mut RoutesBuilder, services: &[Service]) -> Result<(), ServerError> {
@@ -284,5 +381,85 @@ mod tests {
             err.to_string(),
             format!("TURNIER_GRPC_ADDR: cannot listen on {addr}: address already in use")
         );
+    }
+
+    #[tokio::test]
+    async fn every_accepted_connection_has_nodelay() {
+        use tokio_stream::StreamExt as _;
+
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("address");
+        let mut incoming = incoming(listener);
+        let _client = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let accepted = incoming
+            .next()
+            .await
+            .expect("a connection")
+            .expect("accepted");
+        assert!(accepted.nodelay().expect("readable option"));
+    }
+
+    /// Asks the server at `addr` for the health of `service`, until it is `want` (a status
+    /// changes a moment after its cause; gives up after five seconds).
+    async fn wait_for_health(addr: SocketAddr, service: Service, want: ServingStatus) {
+        use tonic_health::pb::HealthCheckRequest;
+        use tonic_health::pb::health_client::HealthClient;
+
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+            .expect("a URL")
+            .connect_lazy();
+        let mut last = None;
+        for _ in 0..100 {
+            let request = HealthCheckRequest {
+                service: service.proto_name().to_owned(),
+            };
+            if let Ok(answer) = HealthClient::new(channel.clone()).check(request).await {
+                let status = answer.into_inner().status();
+                if status == want.into() {
+                    return;
+                }
+                last = Some(status);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("{service} stayed {last:?}, never {want:?}");
+    }
+
+    #[tokio::test]
+    async fn a_held_service_is_not_serving_until_released_and_none_is_after_shutdown() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("address");
+        let readiness = Readiness::default();
+        let hold = readiness.hold(Service::Search);
+        let shutdown = Shutdown::new();
+        // A delay between NOT_SERVING and closing the listener: time to see the drain.
+        let timing = ShutdownTiming {
+            delay: Duration::from_secs(3),
+            grace: Duration::from_secs(1),
+        };
+        tokio::spawn(serve(
+            listener,
+            &[Service::Search, Service::Catalog],
+            RoutesBuilder::default(),
+            timing,
+            readiness.clone(),
+            shutdown.clone(),
+        ));
+        wait_for_health(addr, Service::Search, ServingStatus::NotServing).await;
+        wait_for_health(addr, Service::Catalog, ServingStatus::Serving).await;
+
+        drop(hold);
+        assert!(readiness.is_ready(Service::Search));
+        wait_for_health(addr, Service::Search, ServingStatus::Serving).await;
+
+        // A hold released during shutdown changes nothing: draining is NOT_SERVING.
+        shutdown.trigger();
+        let late = readiness.hold(Service::Catalog);
+        drop(late);
+        wait_for_health(addr, Service::Catalog, ServingStatus::NotServing).await;
     }
 }

@@ -2,9 +2,11 @@
 //! from the catalog service's card stream and rebuilt when the catalog version changes.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use kit::clients::CatalogClient;
 use kit::clients::catalog::PerCatalogVersion;
+use kit::server::ReadinessHold;
 use proto::game::Game;
 use proto::search::v1 as pb;
 use proto::search::v1::search_service_server::{SearchService, SearchServiceServer};
@@ -12,6 +14,13 @@ use tonic::{Request, Response, Status};
 
 use crate::domain::index::Index;
 use crate::error::Error;
+
+/// How long the warm-up waits for the catalog before the service reports SERVING anyway.
+const WARM_UP_PATIENCE: Duration = Duration::from_secs(60);
+/// The pause between warm-up attempts while the catalog does not answer.
+const RETRY_PAUSE: Duration = Duration::from_secs(1);
+/// How often a warm service checks the catalog's version (one small call per game).
+const REFRESH_PAUSE: Duration = Duration::from_secs(10);
 
 /// The `SearchService` implementation.
 #[derive(Debug, Clone)]
@@ -38,6 +47,41 @@ impl Api {
                 Ok(tokio::task::spawn_blocking(move || Index::new(game, cards, &sets)).await?)
             })
             .await
+    }
+
+    /// Builds every game's index, then releases `ready` (the service reports SERVING from
+    /// then on), then keeps each index built for the catalog's current version: after an
+    /// import, the first search does not pay for the rebuild. Runs until the process ends.
+    pub async fn keep_warm(self, ready: ReadinessHold) {
+        let mut ready = Some(ready);
+        let started = std::time::Instant::now();
+        loop {
+            let mut built = 0;
+            for game in Game::ALL {
+                match self.index(game).await {
+                    Ok(_) => built += 1,
+                    Err(err) => tracing::warn!(%game, error = %err, "cannot build the index yet"),
+                }
+            }
+            // Ready once every index is built, or after a minute without the catalog: then
+            // searches build their index on first use, as they would without a warm-up.
+            let done = built == Game::ALL.len() || started.elapsed() >= WARM_UP_PATIENCE;
+            if done && let Some(hold) = ready.take() {
+                let elapsed_ms = started.elapsed().as_millis() as u64;
+                tracing::info!(
+                    built,
+                    elapsed_ms,
+                    "search indexes warm: the service is ready"
+                );
+                drop(hold);
+            }
+            let pause = if ready.is_some() {
+                RETRY_PAUSE
+            } else {
+                REFRESH_PAUSE
+            };
+            tokio::time::sleep(pause).await;
+        }
     }
 
     /// Runs a search request.

@@ -24,17 +24,31 @@ pub use error::Error;
 #[derive(Debug)]
 pub struct Search;
 
+/// How the search service is mounted.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Whether it builds every game's index when mounted, reporting NOT_SERVING until they are
+    /// built and rebuilding each when the catalog changes (a server), or each on first use (a
+    /// one-off command that searches one game).
+    pub warm_up: bool,
+}
+
 impl Mount for Search {
     const SERVICE: Service = Service::Search;
-    type Settings = ();
+    type Settings = Settings;
 
     fn mount(
         routes: &mut tonic::service::RoutesBuilder,
         deps: &Deps,
-        (): &(),
+        settings: &Settings,
     ) -> Result<(), MountError> {
         let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
-        routes.add_service(grpc::server(grpc::Api::new(catalog)));
+        let api = grpc::Api::new(catalog);
+        if settings.warm_up {
+            let hold = deps.readiness.hold(Service::Search);
+            tokio::spawn(api.clone().keep_warm(hold));
+        }
+        routes.add_service(grpc::server(api));
         Ok(())
     }
 }

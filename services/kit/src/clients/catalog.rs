@@ -2,17 +2,16 @@
 //! whole catalog (the search index, a script card pool), kept per game until the catalog's
 //! version changes.
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::cache::Versioned;
 use crate::client::TracedChannel;
 use crate::status::ServiceError;
 use proto::catalog::v1 as pb;
 use proto::catalog::v1::catalog_service_client::CatalogServiceClient;
 use proto::game::Game;
-use tokio::sync::{Mutex, RwLock};
 
 use crate::clients::call::{CallOptions, Idempotency, call, client, rpc};
 
@@ -107,13 +106,13 @@ impl CatalogClient {
 }
 
 /// One `T` per game, built from the game's whole catalog and kept until the catalog changes.
+/// Concurrent callers after a restart or an import wait for one build
+/// ([`crate::cache::Versioned`]).
 #[derive(Debug)]
 pub struct PerCatalogVersion<T> {
     catalog: CatalogClient,
-    /// What was built for each game, with the catalog version it was built from.
-    built: RwLock<HashMap<Game, (String, Arc<T>)>>,
-    /// One build at a time: concurrent requests after an import wait for the same build.
-    building: Mutex<()>,
+    /// What was built for each game, for the catalog version it was built from.
+    built: Versioned<Game, T>,
 }
 
 impl<T> PerCatalogVersion<T> {
@@ -121,8 +120,7 @@ impl<T> PerCatalogVersion<T> {
     pub fn new(catalog: CatalogClient) -> Self {
         Self {
             catalog,
-            built: RwLock::default(),
-            building: Mutex::default(),
+            built: Versioned::new(),
         }
     }
 
@@ -140,27 +138,14 @@ impl<T> PerCatalogVersion<T> {
         Fut: Future<Output = Result<T, E>>,
     {
         let version = self.catalog.catalog_version(game).await?;
-        if let Some(built) = self.cached(game, &version).await {
-            return Ok(built);
-        }
-        let _building = self.building.lock().await;
-        if let Some(built) = self.cached(game, &version).await {
-            return Ok(built);
-        }
-        let cards = self.catalog.all_cards(game).await?;
-        let count = cards.len();
-        let built = Arc::new(build(cards).await?);
-        tracing::info!(%game, cards = count, %version, "built from the whole catalog");
         self.built
-            .write()
+            .get_or_build(game, &version, || async {
+                let cards = self.catalog.all_cards(game).await?;
+                let count = cards.len();
+                let built = build(cards).await?;
+                tracing::info!(%game, cards = count, %version, "built from the whole catalog");
+                Ok(built)
+            })
             .await
-            .insert(game, (version, Arc::clone(&built)));
-        Ok(built)
-    }
-
-    async fn cached(&self, game: Game, version: &str) -> Option<Arc<T>> {
-        let built = self.built.read().await;
-        let (built_for, value) = built.get(&game)?;
-        (built_for == version).then(|| Arc::clone(value))
     }
 }
