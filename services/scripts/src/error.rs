@@ -50,7 +50,9 @@ impl From<Error> for Status {
                         Code::ResourceExhausted
                     }
                     RunFailure::NotFound(_) => Code::NotFound,
-                    RunFailure::Unavailable(_) => Code::Unavailable,
+                    RunFailure::Unavailable(_) | RunFailure::ShuttingDown => Code::Unavailable,
+                    // Nobody reads it: the caller is gone. Logs and metrics see it as such.
+                    RunFailure::Cancelled => Code::Cancelled,
                     RunFailure::Internal(_) => {
                         tracing::error!(error = %err, "sandbox error");
                         Code::Internal
