@@ -14,6 +14,7 @@ mod format_cli;
 mod format_gateway;
 mod queue_cli;
 mod script_cli;
+mod script_flood;
 mod script_gateway;
 mod script_pools;
 mod search;
