@@ -19,6 +19,7 @@ mod serve;
 mod tournament_cmd;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use kit::config::ParseError;
 
@@ -43,7 +44,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(cli::run(cli)) {
+    let outcome = runtime.block_on(cli::run(cli));
+    // A blocking thread still busy (a sandbox run is halted at the end of the shutdown grace,
+    // but a stuck file or database call is not) must not hold the exit: Kubernetes would kill
+    // the process anyway, later. Wait for them a moment, then leave them.
+    runtime.shutdown_timeout(EXIT_WAIT);
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             // One line, the whole chain of causes, no backtrace: what an operator reads in a
@@ -53,6 +59,9 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// How long the exit waits for blocking threads still running.
+const EXIT_WAIT: Duration = Duration::from_millis(500);
 
 /// Joins an error and its causes into one line, skipping a cause whose text the message
 /// already carries (many errors quote their source in their own message).

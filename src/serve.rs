@@ -1,4 +1,8 @@
-//! `turnier serve` and `turnier migrate`: start what the role runs, stop it cleanly.
+//! `turnier serve` and `turnier migrate`: start what the role runs, stop it cleanly, and in
+//! time: once the shutdown grace is over, what still runs is stopped (the sandbox halts its
+//! runs), and whatever has not stopped [`AFTER_GRACE`] later is left behind.
+
+use std::time::Duration;
 
 use anyhow::Context as _;
 use kit::config::Config;
@@ -8,6 +12,11 @@ use kit::server::{Deps, Mount as _, MountError};
 use kit::services::Service;
 use kit::shutdown::Shutdown;
 use tokio::task::JoinSet;
+
+/// How long the parts of the process get to stop once the grace is over, before `serve`
+/// returns without them: answering the requests the halt just ended takes milliseconds.
+/// Kubernetes waits `terminationGracePeriodSeconds`, which the chart sets 5 s above the grace.
+const AFTER_GRACE: Duration = Duration::from_secs(1);
 
 /// Adds the routes of `service` to a gRPC server, each through the one [`kit::server::Mount`] signature.
 fn mount(
@@ -66,12 +75,19 @@ pub async fn serve(
     let _telemetry = kit::telemetry::init(&config.telemetry)?;
     let metrics = Metrics::install()?;
     let shutdown = Shutdown::on_signals().context("cannot listen for SIGTERM")?;
+    // For every part of every role (the gRPC server also times its own, the same).
+    shutdown.expire_after(config.shutdown.delay + config.shutdown.grace);
     let started = std::time::Instant::now();
 
     let services = config.role.services();
     let gateway_config = config.role.runs_gateway().then(|| {
         let services = config.service_urls.clone().into_iter().collect();
-        gateway::GatewayConfig::new(&gateway, services)
+        gateway::GatewayConfig {
+            // The gateway closes its listener together with the gRPC servers (after the same
+            // delay), and says `shutting_down` on /healthz from the signal on.
+            shutdown_delay: config.shutdown.delay,
+            ..gateway::GatewayConfig::new(&gateway, services)
+        }
     });
 
     // Bind every listener before anything else starts, so a taken port fails fast with the
@@ -111,7 +127,9 @@ pub async fn serve(
     let mut tasks: JoinSet<anyhow::Result<&'static str>> = JoinSet::new();
     if let (Some(listener), Some(db)) = (grpc_listener, &db) {
         let mut routes = tonic::service::RoutesBuilder::default();
-        let deps = Deps::new(config.service_urls.clone()).with_db(db.clone());
+        let deps = Deps::new(config.service_urls.clone())
+            .with_db(db.clone())
+            .with_shutdown(shutdown.clone());
         for service in &services {
             mount(*service, &mut routes, &deps, &catalog, &scripts)?;
         }
@@ -125,7 +143,7 @@ pub async fn serve(
     }
     if let (Some(listener), Some(gateway_config)) = (http_listener, gateway_config) {
         let metrics = metrics.clone();
-        let stop = gateway_stop(&shutdown, config.shutdown.delay);
+        let stop = shutdown.wait();
         tasks.spawn(async move {
             gateway::serve(listener, gateway_config, metrics, stop).await?;
             Ok("gateway")
@@ -150,7 +168,24 @@ pub async fn serve(
     // Any part that stops on its own stops the whole process: a half-running pod is worse
     // than a restarted one.
     let mut first_error = None;
-    while let Some(joined) = tasks.join_next().await {
+    let overdue = {
+        let expired = shutdown.wait_expired();
+        async move {
+            expired.await;
+            tokio::time::sleep(AFTER_GRACE).await;
+        }
+    };
+    tokio::pin!(overdue);
+    loop {
+        let joined = tokio::select! {
+            joined = tasks.join_next() => joined,
+            () = &mut overdue => {
+                tracing::warn!(parts = tasks.len(), "still running after the grace period; leaving them");
+                tasks.abort_all();
+                break;
+            }
+        };
+        let Some(joined) = joined else { break };
         let outcome = joined
             .context("a server task panicked")
             .and_then(|result| result);
@@ -169,18 +204,5 @@ pub async fn serve(
             tracing::info!("shut down cleanly");
             Ok(())
         }
-    }
-}
-
-/// The gateway stops accepting after the same delay the gRPC servers wait with NOT_SERVING,
-/// so in one process both close together.
-fn gateway_stop(
-    shutdown: &Shutdown,
-    delay: std::time::Duration,
-) -> impl std::future::Future<Output = ()> + Send + 'static {
-    let wait = shutdown.wait();
-    async move {
-        wait.await;
-        tokio::time::sleep(delay).await;
     }
 }

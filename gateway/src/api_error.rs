@@ -171,8 +171,20 @@ impl std::fmt::Display for ApiError {
 impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
+    /// The JSON body; a 429 whose details carry `retry_after_ms` (the service's hint) also
+    /// gets the standard `Retry-After` header, in whole seconds rounded up.
     fn into_response(self) -> Response {
-        (self.status, Json(self.body())).into_response()
+        let retry_after = (self.status == StatusCode::TOO_MANY_REQUESTS)
+            .then(|| self.details.as_ref()?.get("retry_after_ms")?.as_u64())
+            .flatten()
+            .map(|ms| ms.div_ceil(1000).max(1));
+        let mut response = (self.status, Json(self.body())).into_response();
+        if let Some(seconds) = retry_after {
+            response
+                .headers_mut()
+                .insert(http::header::RETRY_AFTER, http::HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -440,6 +452,28 @@ mod tests {
             ApiError::from(status).details(),
             Some(&serde_json::json!({"issues": [{"code": "unsafe_global",
                 "message": "`eval` is not available", "line": 2, "column": 5}]}))
+        );
+    }
+
+    #[test]
+    fn a_busy_service_is_a_429_with_its_retry_hint_as_details_and_header() {
+        let status: tonic::Status =
+            kit::status::Failure::new(Code::ResourceExhausted, "busy", "the sandbox is busy")
+                .with_metadata("retry_after_ms", 1500)
+                .into();
+        let response = ApiError::from(status).into_response();
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(
+            response.headers().get(http::header::RETRY_AFTER),
+            Some(&http::HeaderValue::from_static("2"))
+        );
+
+        let no_hint = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "busy", "busy");
+        assert!(
+            !no_hint
+                .into_response()
+                .headers()
+                .contains_key(http::header::RETRY_AFTER)
         );
     }
 

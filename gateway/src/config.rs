@@ -81,6 +81,9 @@ pub struct GatewayConfig {
     pub request_timeout: Duration,
     /// How long every service has to answer the readiness health check.
     pub readiness_timeout: Duration,
+    /// How long the gateway keeps accepting connections once shutdown has begun, answering
+    /// `/healthz` with `shutting_down` meanwhile (the process's `TURNIER_SHUTDOWN_DELAY_SECS`).
+    pub shutdown_delay: Duration,
 }
 
 /// The browser origins allowed to call the API cross-origin (CORS).
@@ -105,6 +108,7 @@ impl GatewayConfig {
             body_limit_bytes: settings.body_limit_bytes,
             request_timeout: Duration::from_secs(settings.request_timeout_secs),
             readiness_timeout: DEFAULT_READINESS_TIMEOUT,
+            shutdown_delay: Duration::ZERO,
         }
     }
 
@@ -117,6 +121,7 @@ impl GatewayConfig {
             body_limit_bytes: DEFAULT_BODY_LIMIT_BYTES,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             readiness_timeout: DEFAULT_READINESS_TIMEOUT,
+            shutdown_delay: Duration::ZERO,
         }
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod api;
 mod api_error;
+mod client_addr;
 pub mod config;
 mod error;
 pub mod health;
@@ -72,8 +73,12 @@ pub fn nodelay(
 }
 
 /// Serves the gateway on `listener` until `shutdown` resolves, then shuts down gracefully: it
-/// stops accepting connections, answers `/healthz` with 503 on the ones still open, and
-/// returns once every in-flight request has been answered.
+/// answers `/healthz` with 503 `shutting_down` from that moment, keeps accepting connections
+/// for the configured shutdown delay (so that load balancers and probes see it), then stops
+/// accepting and returns once every in-flight request has been answered.
+///
+/// The client's address of each connection is known to the handlers (`ConnectInfo`), which
+/// name it to the services they call on its behalf.
 ///
 /// Must run inside a Tokio runtime. Fails at once when a service URL cannot be dialled, and
 /// later only when the listener fails.
@@ -101,15 +106,24 @@ pub async fn serve(
         "gateway listening"
     );
     let app = router(state.clone());
+    let delay = state.config().shutdown_delay;
     let shutdown = async move {
         shutdown.await;
         state.begin_shutdown();
-        tracing::info!("gateway shutting down: no new connections, draining requests in flight");
+        tracing::info!(
+            delay_ms = delay.as_millis() as u64,
+            "gateway shutting down: /healthz says so, then no new connections"
+        );
+        tokio::time::sleep(delay).await;
+        tracing::info!("gateway draining requests in flight");
     };
-    axum::serve(nodelay(listener), app)
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(Error::Serve)?;
+    axum::serve(
+        nodelay(listener),
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+    .map_err(Error::Serve)?;
     tracing::info!("gateway stopped");
     Ok(())
 }

@@ -15,6 +15,7 @@ mod format_gateway;
 mod hostile_input;
 mod queue_cli;
 mod script_cli;
+mod script_flood;
 mod script_gateway;
 mod script_pools;
 mod search;

@@ -266,12 +266,45 @@ pub async fn wait_for_http_status(process: &mut Process, url: &str, status: u16)
     }
 }
 
+/// Returns the value of the metric `name` (a line `name value`, with no labels) in the
+/// Prometheus text at `url`, or `None` when it is not there (yet).
+pub async fn metric(url: &str, name: &str) -> Option<f64> {
+    let text = reqwest::get(url).await.ok()?.text().await.ok()?;
+    text.lines().find_map(|line| {
+        line.strip_prefix(name)?
+            .strip_prefix(' ')?
+            .trim()
+            .parse()
+            .ok()
+    })
+}
+
+/// Waits until the metric `name` at `url` reads `value`, while `process` keeps running.
+pub async fn wait_for_metric(process: &mut Process, url: &str, name: &str, value: f64) {
+    let started = Instant::now();
+    loop {
+        process.assert_running();
+        let last = metric(url, name).await;
+        if last == Some(value) {
+            return;
+        }
+        assert!(
+            started.elapsed() < DEADLINE,
+            "{name} never read {value} (last: {last:?}); log:\n{}",
+            process.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// The all-in-one platform on free ports, with an empty data folder so it holds exactly the
 /// sample catalog, whatever lies beside the checkout. Killed (and its folders removed) when
 /// dropped.
 pub struct SamplePlatform {
     /// The running process.
     pub process: Process,
+    /// `http://127.0.0.1:<port>`: the gateway (`/healthz`, `/metrics`).
+    pub http: String,
     /// `http://127.0.0.1:<port>/api/v1`.
     pub api: String,
     /// `http://127.0.0.1:<port>`: every service over gRPC.
@@ -283,6 +316,12 @@ pub struct SamplePlatform {
 impl SamplePlatform {
     /// Starts the platform and waits until the sample catalog answers.
     pub async fn start() -> Self {
+        Self::start_with(&[]).await
+    }
+
+    /// Starts the platform with the settings `env` adds, and waits until the sample catalog
+    /// answers.
+    pub async fn start_with(env: &[(&str, &str)]) -> Self {
         let state = tempfile::tempdir().expect("temp dir");
         let data = tempfile::tempdir().expect("temp dir");
         let ports = free_ports(2);
@@ -299,13 +338,20 @@ impl SamplePlatform {
                 "TURNIER_DATA_DIR".to_owned(),
                 data.path().display().to_string(),
             ),
-        ]);
+        ])
+        .into_iter()
+        .chain(
+            env.iter()
+                .map(|(key, value)| ((*key).to_owned(), (*value).to_owned())),
+        )
+        .collect::<BTreeMap<_, _>>();
         let mut process = Process::start("all-in-one", state.path(), &["serve"], &env);
         let api = format!("http://127.0.0.1:{}/api/v1", ports[1]);
         // The sample loads right after start; it is there once one of its cards answers.
         wait_for_http_status(&mut process, &format!("{api}/pokemon/cards/svp-106"), 200).await;
         Self {
             process,
+            http: format!("http://127.0.0.1:{}", ports[1]),
             api,
             grpc: format!("http://127.0.0.1:{}", ports[0]),
             _state: state,

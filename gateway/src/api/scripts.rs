@@ -14,13 +14,14 @@ use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use http::StatusCode;
-use kit::clients::ServiceError;
+use kit::clients::{ScriptsClient, ServiceError};
 use proto::scripts::v1 as pb;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
+use crate::client_addr::ClientAddr;
 use crate::state::AppState;
 
 /// The scripts' routes.
@@ -168,6 +169,12 @@ fn script(body: ScriptBody) -> Result<pb::Script, ApiError> {
     })
 }
 
+/// The scripts service's client, calling on behalf of `client`: the service shares its sandbox
+/// fairly between callers, and the HTTP client is the caller.
+fn scripts(state: &AppState, client: ClientAddr) -> Result<ScriptsClient, ApiError> {
+    Ok(state.clients().scripts()?.on_behalf_of(client.0))
+}
+
 fn context(context: Option<Value>) -> Option<String> {
     context.map(|context| context.to_string())
 }
@@ -197,15 +204,13 @@ fn rule(response: pb::RuleRunResponse) -> Json<Value> {
     responses((status = 200, description = "`{\"safe\", \"issues\": [{\"code\", \"message\", \"line\", \"column\"}], \"hash\"?}`")))]
 async fn check(
     State(state): State<AppState>,
+    client: ClientAddr,
     Json(body): Json<CheckBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
-        state
-            .clients()
-            .scripts()?
-            .check_script(pb::CheckScriptRequest {
-                source: body.source,
-            }),
+        scripts(&state, client)?.check_script(pb::CheckScriptRequest {
+            source: body.source,
+        }),
     )
     .await?;
     let issues: Vec<Value> = response
@@ -230,17 +235,15 @@ async fn check(
               (status = 504, description = "`timeout`", body = crate::ErrorBody)))]
 async fn run_card_rule(
     State(state): State<AppState>,
+    client: ClientAddr,
     Json(body): Json<CardRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
-        state
-            .clients()
-            .scripts()?
-            .run_card_rule(pb::RunCardRuleRequest {
-                script: Some(script(body.script)?),
-                card_json: body.card.to_string(),
-                context_json: context(body.context),
-            }),
+        scripts(&state, client)?.run_card_rule(pb::RunCardRuleRequest {
+            script: Some(script(body.script)?),
+            card_json: body.card.to_string(),
+            context_json: context(body.context),
+        }),
     )
     .await?;
     Ok(rule(response))
@@ -252,6 +255,7 @@ async fn run_card_rule(
     responses((status = 200, description = "`{\"verdicts\": [{\"cardId\"?, \"valid\", \"issues\"} | {\"cardId\"?, \"error\": {\"code\": \"script_error\", \"message\"}}]}`")))]
 async fn filter_card_pool(
     State(state): State<AppState>,
+    client: ClientAddr,
     Json(body): Json<CardPoolBody>,
 ) -> Result<Json<Value>, ApiError> {
     let (cards_json, game) = match (body.cards, body.game) {
@@ -267,15 +271,12 @@ async fn filter_card_pool(
         }
     };
     let response = answer(
-        state
-            .clients()
-            .scripts()?
-            .filter_card_pool(pb::FilterCardPoolRequest {
-                script: Some(script(body.script)?),
-                cards_json,
-                context_json: context(body.context),
-                game,
-            }),
+        scripts(&state, client)?.filter_card_pool(pb::FilterCardPoolRequest {
+            script: Some(script(body.script)?),
+            cards_json,
+            context_json: context(body.context),
+            game,
+        }),
     )
     .await?;
     let verdicts: Vec<Value> = response
@@ -306,18 +307,16 @@ fn body_game(name: &str) -> Result<proto::game::Game, ApiError> {
     responses((status = 200, description = "`{\"valid\", \"issues\"}`")))]
 async fn run_deck_rule(
     State(state): State<AppState>,
+    client: ClientAddr,
     Json(body): Json<DeckRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
-        state
-            .clients()
-            .scripts()?
-            .run_deck_rule(pb::RunDeckRuleRequest {
-                script: Some(script(body.script)?),
-                deck_json: body.deck.to_string(),
-                cards_by_id_json: body.cards_by_id.to_string(),
-                context_json: context(body.context),
-            }),
+        scripts(&state, client)?.run_deck_rule(pb::RunDeckRuleRequest {
+            script: Some(script(body.script)?),
+            deck_json: body.deck.to_string(),
+            cards_by_id_json: body.cards_by_id.to_string(),
+            context_json: context(body.context),
+        }),
     )
     .await?;
     Ok(rule(response))
@@ -328,18 +327,16 @@ async fn run_deck_rule(
     responses((status = 200, description = "`{\"valid\", \"issues\"}`")))]
 async fn run_deckset_rule(
     State(state): State<AppState>,
+    client: ClientAddr,
     Json(body): Json<DecksetRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
-        state
-            .clients()
-            .scripts()?
-            .run_deckset_rule(pb::RunDecksetRuleRequest {
-                script: Some(script(body.script)?),
-                decks_json: Value::Array(body.decks).to_string(),
-                cards_by_id_json: body.cards_by_id.to_string(),
-                context_json: context(body.context),
-            }),
+        scripts(&state, client)?.run_deckset_rule(pb::RunDecksetRuleRequest {
+            script: Some(script(body.script)?),
+            decks_json: Value::Array(body.decks).to_string(),
+            cards_by_id_json: body.cards_by_id.to_string(),
+            context_json: context(body.context),
+        }),
     )
     .await?;
     Ok(rule(response))
@@ -350,10 +347,11 @@ async fn run_deckset_rule(
     responses((status = 200, description = "`{\"patch\": {filter key: [values]} | null}`")))]
 async fn resolve_pool_filters(
     State(state): State<AppState>,
+    client: ClientAddr,
     Json(body): Json<PoolFiltersBody>,
 ) -> Result<Json<Value>, ApiError> {
     let game = body_game(&body.game)?;
-    let response = answer(state.clients().scripts()?.resolve_pool_filters(
+    let response = answer(scripts(&state, client)?.resolve_pool_filters(
         pb::ResolvePoolFiltersRequest {
             script: Some(script(body.script)?),
             game: proto::game::to_wire(game),
@@ -372,18 +370,16 @@ async fn resolve_pool_filters(
     responses((status = 200, description = "`{\"widgets\": [...]}`")))]
 async fn run_calculator(
     State(state): State<AppState>,
+    client: ClientAddr,
     Json(body): Json<CalculatorBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
-        state
-            .clients()
-            .scripts()?
-            .run_calculator(pb::RunCalculatorRequest {
-                script: Some(script(body.script)?),
-                pile_json: body.pile.to_string(),
-                cards_by_id_json: body.cards_by_id.to_string(),
-                context_json: context(body.context),
-            }),
+        scripts(&state, client)?.run_calculator(pb::RunCalculatorRequest {
+            script: Some(script(body.script)?),
+            pile_json: body.pile.to_string(),
+            cards_by_id_json: body.cards_by_id.to_string(),
+            context_json: context(body.context),
+        }),
     )
     .await?;
     Ok(Json(proto::json::dashboard(

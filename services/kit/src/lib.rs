@@ -1,6 +1,6 @@
 //! Plumbing shared by every Turnier service: configuration, telemetry, metrics, the gRPC
 //! server bootstrap and channels, one typed client per service (`clients`), the error model
-//! on the wire (`status`), and (behind features) databases, the job queue and test support.
+//! on the wire (`status`), who a request is for (`caller`), and (behind features) databases, the job queue and test support.
 //!
 //! Nothing here knows about cards, decks or tournaments: domain types live in the service
 //! crates, and the one value they share (the game) in `proto::game`. Services meet only here
@@ -9,6 +9,7 @@
 //! `queue` features, so it links no database driver.
 
 pub mod cache;
+pub mod caller;
 pub mod client;
 pub mod clients;
 pub mod config;

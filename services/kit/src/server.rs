@@ -4,7 +4,8 @@
 //! A service crate contributes only its routes; this module decides how they are served, so
 //! all-in-one and one-service-per-process run the same code. On shutdown the health status
 //! turns NOT_SERVING first (so load balancers stop sending work), then the server stops
-//! accepting and drains requests in flight, bounded by a grace period.
+//! accepting and drains requests in flight, bounded by a grace period; when the grace is over
+//! the server says so ([`Shutdown::expire`]), and services stop what they still run.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -45,12 +46,15 @@ impl Default for ShutdownTiming {
 }
 
 /// What a service crate gets from the process that serves it: how to reach the other services,
-/// and the database (the process connects once and shares the pool).
+/// the database (the process connects once and shares the pool), and the shutdown signal.
 #[derive(Debug, Clone)]
 pub struct Deps {
     /// Each service's gRPC URL: this process's own port in the all-in-one mode, the service's
     /// address otherwise.
     pub urls: std::collections::BTreeMap<Service, String>,
+    /// The process's shutdown: a service stops its long work when the grace is over
+    /// ([`Shutdown::wait_expired`]).
+    pub shutdown: Shutdown,
     /// The process's database, for the services that store something.
     #[cfg(feature = "db")]
     pub db: Option<crate::db::Database>,
@@ -64,10 +68,19 @@ impl Deps {
     pub fn new(urls: std::collections::BTreeMap<Service, String>) -> Self {
         Self {
             urls,
+            shutdown: Shutdown::new(),
             #[cfg(feature = "db")]
             db: None,
             readiness: Readiness::default(),
         }
+    }
+
+    /// Returns these dependencies with the process's shutdown signal (without it, a signal
+    /// that never fires).
+    #[must_use]
+    pub fn with_shutdown(mut self, shutdown: Shutdown) -> Self {
+        self.shutdown = shutdown;
+        self
     }
 
     /// Returns these dependencies with the process's database.
@@ -186,8 +199,10 @@ pub enum ServerError {
 }
 
 /// Serves `services` (their routes already added to `routes`) on `listener`, with the health
-/// protocol and server reflection, until `shutdown` fires and requests in flight drain. Each
-/// service is SERVING while nothing holds its `readiness`.
+/// protocol and server reflection, until `shutdown` fires and requests in flight drain, or
+/// the grace period of `timing` is over (or `shutdown` expires otherwise): then it expires
+/// `shutdown`, so that what still runs stops, and returns. Each service is SERVING while
+/// nothing holds its `readiness`.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     services: &[Service],
@@ -244,13 +259,10 @@ pub async fn serve(
         .serve_with_incoming_shutdown(incoming(listener), drain);
 
     tracing::info!(%addr, services = ?services.iter().map(|s| s.name()).collect::<Vec<_>>(), "gRPC server listening");
-    let deadline = async {
-        shutdown.wait().await;
-        tokio::time::sleep(timing.delay + timing.grace).await;
-    };
+    shutdown.expire_after(timing.delay + timing.grace);
     tokio::select! {
         result = server => result.map_err(|cause| ServerError::Transport { addr: addr.clone(), cause })?,
-        () = deadline => {
+        () = shutdown.wait_expired() => {
             tracing::warn!(grace_ms = timing.grace.as_millis() as u64, "requests still in flight after the grace period; stopping anyway");
         }
     }

@@ -1,7 +1,12 @@
 //! The process's shutdown signal: SIGTERM or Ctrl-C, or a trigger from code (tests).
 //!
-//! Every server and worker takes a [`Shutdown`] and stops accepting new work when it fires;
-//! what they do with work in flight is theirs to decide (the gRPC server drains it).
+//! Shutdown has two moments. When the signal fires, every server and worker stops accepting
+//! new work; what they do with work in flight is theirs to decide (the gRPC server drains it).
+//! When the grace period is over ([`Shutdown::expire`], [`Shutdown::expire_after`]), work
+//! still in flight must stop now (the scripts service halts its sandbox), so that the process
+//! exits before Kubernetes kills it.
+
+use std::time::Duration;
 
 use tokio::sync::watch;
 
@@ -9,6 +14,8 @@ use tokio::sync::watch;
 #[derive(Debug, Clone)]
 pub struct Shutdown {
     sender: watch::Sender<bool>,
+    /// Set once the grace period is over.
+    expired: watch::Sender<bool>,
 }
 
 impl Default for Shutdown {
@@ -22,6 +29,7 @@ impl Shutdown {
     pub fn new() -> Self {
         Self {
             sender: watch::Sender::new(false),
+            expired: watch::Sender::new(false),
         }
     }
 
@@ -56,11 +64,50 @@ impl Shutdown {
 
     /// Resolves once the signal has fired (at once if it already has).
     pub fn wait(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
-        let mut receiver = self.sender.subscribe();
-        async move {
-            // An error means the sender is gone, which only happens at exit: stop too.
-            let _ = receiver.wait_for(|fired| *fired).await;
-        }
+        wait_for(&self.sender)
+    }
+
+    /// Ends the grace period now (firing the signal too, if it has not fired): whatever is
+    /// still in flight must stop. Calling it again does nothing.
+    pub fn expire(&self) {
+        self.trigger();
+        self.expired.send_replace(true);
+    }
+
+    /// Ends the grace period `grace` after the signal fires. Call inside the Tokio runtime;
+    /// calling it more than once ends the grace at the earliest of the times given.
+    pub fn expire_after(&self, grace: Duration) {
+        let shutdown = self.clone();
+        tokio::spawn(async move {
+            shutdown.wait().await;
+            tokio::select! {
+                () = tokio::time::sleep(grace) => {
+                    tracing::warn!(grace_ms = grace.as_millis() as u64, "the shutdown grace period is over");
+                    shutdown.expire();
+                }
+                // Ended by someone else: nothing left to time.
+                () = shutdown.wait_expired() => {}
+            }
+        });
+    }
+
+    /// Returns whether the grace period is over.
+    pub fn is_expired(&self) -> bool {
+        *self.expired.borrow()
+    }
+
+    /// Resolves once the grace period is over (at once if it already is).
+    pub fn wait_expired(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        wait_for(&self.expired)
+    }
+}
+
+/// Resolves once `flag` is set.
+fn wait_for(flag: &watch::Sender<bool>) -> impl std::future::Future<Output = ()> + Send + 'static {
+    let mut receiver = flag.subscribe();
+    async move {
+        // An error means the sender is gone, which only happens at exit: stop too.
+        let _ = receiver.wait_for(|set| *set).await;
     }
 }
 
@@ -77,5 +124,36 @@ mod tests {
         early.await.expect("the early waiter finishes");
         shutdown.wait().await;
         assert!(shutdown.is_triggered());
+        assert!(!shutdown.is_expired(), "the grace is not over yet");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_grace_ends_its_length_after_the_signal() {
+        let shutdown = Shutdown::new();
+        shutdown.expire_after(Duration::from_secs(25));
+        let expired = tokio::spawn(shutdown.wait_expired());
+        // Paused time: the runtime jumps ahead whenever it is idle, so a grace that started
+        // before the signal would be over by now.
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        assert!(!shutdown.is_expired(), "no signal, no grace running");
+
+        let fired = tokio::time::Instant::now();
+        shutdown.trigger();
+        expired.await.expect("the waiter finishes");
+        assert!(shutdown.is_expired());
+        let grace = fired.elapsed();
+        assert!(
+            grace >= Duration::from_secs(25) && grace < Duration::from_secs(26),
+            "{grace:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn expiring_also_fires_the_signal() {
+        let shutdown = Shutdown::new();
+        shutdown.expire();
+        shutdown.wait().await;
+        shutdown.wait_expired().await;
+        assert!(shutdown.is_triggered() && shutdown.is_expired());
     }
 }

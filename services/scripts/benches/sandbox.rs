@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use scripts::sandbox::{
-    DriverOutput, Limits, Outcome, RunOptions, Sandbox, ScriptKind, program, request,
+    Cancel, DriverOutput, Limits, Outcome, RunOptions, Sandbox, ScriptKind, program, request,
 };
 use serde_json::{Map, Value, json};
 
@@ -67,6 +67,7 @@ fn options() -> RunOptions {
         time: Duration::from_secs(15),
         now: SystemTime::UNIX_EPOCH + Duration::from_secs(1_772_366_400),
         seed: 1,
+        cancel: Cancel::new(),
     }
 }
 

@@ -1,5 +1,7 @@
 //! The scripts service's one error type and its mapping to `tonic::Status`.
 
+use std::time::Duration;
+
 use kit::status::{Failure, ServiceError};
 use prost::Message as _;
 use proto::scripts::v1 as pb;
@@ -7,6 +9,11 @@ use tonic::{Code, Status};
 
 use crate::domain::safety::SafetyReport;
 use crate::runner::RunFailure;
+use crate::slots::Busy;
+
+/// How long a caller told `busy` is asked to wait before it tries again (`retry_after_ms`): a
+/// typical script run, so that one has likely ended by then.
+pub const RETRY_AFTER: Duration = Duration::from_secs(1);
 
 /// What can go wrong in the scripts service.
 #[derive(Debug, thiserror::Error)]
@@ -14,6 +21,10 @@ pub enum Error {
     /// The script could not run, or gave no result.
     #[error(transparent)]
     Run(#[from] RunFailure),
+    /// No sandbox slot for this caller now: its share is taken, or the queue is full, or no
+    /// slot came free in time.
+    #[error(transparent)]
+    Busy(Busy),
     /// A request field is missing or not the JSON it must hold.
     #[error("`{field}`: {reason}")]
     BadField {
@@ -51,7 +62,9 @@ impl From<Error> for Status {
                         Code::ResourceExhausted
                     }
                     RunFailure::NotFound(_) => Code::NotFound,
-                    RunFailure::Unavailable(_) => Code::Unavailable,
+                    RunFailure::Unavailable(_) | RunFailure::ShuttingDown => Code::Unavailable,
+                    // Nobody reads it: the caller is gone. Logs and metrics see it as such.
+                    RunFailure::Cancelled => Code::Cancelled,
                     RunFailure::Internal(_) => {
                         tracing::error!(error = %err, "sandbox error");
                         Code::Internal
@@ -63,6 +76,8 @@ impl From<Error> for Status {
                     _ => out,
                 }
             }
+            Error::Busy(_) => Failure::new(Code::ResourceExhausted, "busy", err.to_string())
+                .with_metadata("retry_after_ms", RETRY_AFTER.as_millis()),
             Error::BadField { field, reason } => {
                 Failure::invalid_argument("invalid_argument", err.to_string())
                     .with_metadata("field", field)

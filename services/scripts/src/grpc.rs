@@ -1,36 +1,72 @@
 //! The tonic implementation of `turnier.scripts.v1.ScriptService`: parses the JSON arguments,
-//! hands the run to [`Runner`] on a blocking thread, converts the normalized result back.
-//! Errors become `Status` once, in `crate::error`.
+//! admits the run fairly ([`Slots`]), hands it to [`Runner`] on a blocking thread, converts the
+//! normalized result back. Errors become `Status` once, in `crate::error`.
+//!
+//! A run ends with its request: when tonic drops the handler (the client went away, or the
+//! request's `grpc-timeout` passed), the run is cancelled within a tick; when the server's
+//! shutdown grace is over, [`Api::halt`] stops every run.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use kit::caller::CallerKey;
 use proto::scripts::v1 as pb;
 use proto::scripts::v1::script_service_server::{ScriptService, ScriptServiceServer};
 use serde_json::Value;
-use tokio::sync::{OnceCell, Semaphore};
+use tokio::sync::OnceCell;
 use tonic::{Request, Response, Status};
 
 use crate::catalog_pool::{CardPool, CatalogPools};
 use crate::domain::safety::SafetyIssue;
 use crate::error::Error;
-use crate::runner::{Runner, ScriptRef, TimeLimits, Verdict};
-use crate::sandbox::Limits;
+use crate::runner::{RunFailure, Runner, ScriptRef, TimeLimits, Verdict};
+use crate::sandbox::{Cancel, Limits};
+use crate::slots::Slots;
+
+/// The time a request keeps, of its deadline, to hear that it got no slot: it stops waiting
+/// this long before its caller would give up, so the caller reads `busy`, not a timeout.
+const ANSWER_MARGIN: Duration = Duration::from_millis(100);
 
 /// The `ScriptService` implementation. The sandbox is created on first use (or by
 /// [`Api::warm_up`]), off the async threads: pre-initializing the plugin takes about a second.
-/// At most `concurrency` runs hold a sandbox instance at once; further requests wait for one.
+/// At most `concurrency` runs hold a sandbox instance at once, shared fairly between callers
+/// (`crate::domain::admission`); a request that finds no slot waits briefly, or is told the
+/// sandbox is busy.
 #[derive(Debug, Clone)]
 pub struct Api {
     runner: Arc<OnceCell<Runner>>,
     limits: Limits,
-    turns: Arc<Semaphore>,
-    turns_total: usize,
+    slots: Slots,
+    /// The longest a request waits for a slot.
+    queue_wait: Duration,
+    /// Set by [`Api::halt`]: no run starts any more.
+    halt: Cancel,
     /// Where card pools over a whole catalog come from; without it only given cards run.
     catalog: Option<CatalogPools>,
 }
 
+/// What admission needs to know about a request besides its message.
+#[derive(Debug, Clone)]
+struct Call {
+    /// Whose share the run counts against.
+    caller: CallerKey,
+    /// When the caller stops waiting (its `grpc-timeout`), if it said.
+    deadline: Option<Instant>,
+}
+
+impl Call {
+    fn of<T>(request: &Request<T>) -> Self {
+        Self {
+            caller: kit::caller::key(request),
+            deadline: kit::caller::timeout(request)
+                .and_then(|timeout| Instant::now().checked_add(timeout)),
+        }
+    }
+}
+
 impl Api {
-    /// Creates the service: `concurrency` runs at once, each with `memory_mib` of memory.
+    /// Creates the service: `concurrency` runs at once, each with `memory_mib` of memory,
+    /// shared between callers as the settings say.
     pub fn new(settings: crate::Settings) -> Self {
         let concurrency = settings.concurrency.max(1);
         let limits = Limits {
@@ -40,14 +76,28 @@ impl Api {
                 .saturating_mul(1 << 20),
             ..Limits::default()
         };
-        let turns_total = usize::try_from(concurrency).unwrap_or(usize::MAX);
         Self {
             runner: Arc::default(),
             limits,
-            turns: Arc::new(Semaphore::new(turns_total)),
-            turns_total,
+            slots: Slots::new(settings.admission()),
+            queue_wait: Duration::from_millis(settings.queue_wait_ms),
+            halt: Cancel::new(),
             catalog: None,
         }
+    }
+
+    /// Stops every run in flight within a tick, and every later request before it runs, as
+    /// `UNAVAILABLE` `shutting_down`: what the server does when its shutdown grace is over.
+    pub fn halt(&self) {
+        self.halt.cancel();
+        if let Some(runner) = self.runner.get() {
+            runner.halt();
+        }
+    }
+
+    /// Returns the sandbox slots held right now (also the `turnier_script_slots_held` gauge).
+    pub fn slots_held(&self) -> usize {
+        self.slots.held()
     }
 
     /// Lets `FilterCardPool` run over a game's whole catalog, read through `pools`.
@@ -104,7 +154,8 @@ impl Api {
 
     async fn runner(&self) -> Result<Runner, Error> {
         let limits = self.limits.clone();
-        self.runner
+        let runner = self
+            .runner
             .get_or_try_init(|| async {
                 tokio::task::spawn_blocking(move || {
                     Runner::new(limits, TimeLimits::default())
@@ -114,45 +165,83 @@ impl Api {
                 .map_err(|err| Error::Sandbox(err.to_string()))?
             })
             .await
-            .cloned()
+            .cloned()?;
+        // A halt that came while the sandbox was being created applies to it too.
+        if self.halt.is_cancelled() {
+            runner.halt();
+        }
+        Ok(runner)
     }
 
-    /// Runs `work` with the runner on a blocking thread, once it has a turn.
+    /// Runs `work` with the runner on a blocking thread, once `call` has a slot.
     async fn blocking<T: Send + 'static>(
         &self,
+        call: Call,
         work: impl FnOnce(&Runner) -> Result<T, Error> + Send + 'static,
     ) -> Result<T, Error> {
-        self.blocking_with(1, work).await
+        self.blocking_with(call, 1, work).await
     }
 
-    /// Runs `work`, which uses up to `turns` sandbox instances at once, on a blocking thread.
+    /// Runs `work`, which may use up to `wanted` sandbox instances at once (as many as it is
+    /// given slots for: the runner says how many), on a blocking thread.
+    ///
+    /// Waiting for the slots comes out of the request's own time (bounded by
+    /// [`Api::queue_wait`]); the script's time limit starts with its run. The run is cancelled
+    /// when this future is dropped, and its slots stay taken until it has stopped.
     async fn blocking_with<T: Send + 'static>(
         &self,
-        turns: usize,
+        call: Call,
+        wanted: usize,
         work: impl FnOnce(&Runner) -> Result<T, Error> + Send + 'static,
     ) -> Result<T, Error> {
+        if self.halt.is_cancelled() {
+            return Err(RunFailure::ShuttingDown.into());
+        }
         let runner = self.runner().await?;
-        let turns = u32::try_from(turns.clamp(1, self.turns_total)).unwrap_or(1);
-        let turn = Arc::clone(&self.turns)
-            .acquire_many_owned(turns)
+        let wait = self.queue_wait(&call);
+        let permit = self
+            .slots
+            .acquire(call.caller.clone(), wanted, wait)
             .await
-            .map_err(|err| Error::Sandbox(err.to_string()))?;
+            .map_err(|busy| {
+                tracing::info!(caller = %call.caller, reason = busy.metric_reason(), "sandbox busy");
+                Error::Busy(busy)
+            })?;
+        let cancel = Cancel::new();
+        // Dropped with this future, which tonic drops when the client goes away or the
+        // request's deadline passes: the run stops at its next tick.
+        let _cancel_when_dropped = cancel.on_drop();
+        let runner = runner.with_cancel(cancel).with_pool_workers(permit.slots());
         tokio::task::spawn_blocking(move || {
             let answer = work(&runner);
-            drop(turn);
+            drop(permit);
             answer
         })
         .await
         .map_err(|err| Error::Sandbox(err.to_string()))?
     }
 
+    /// How long `call` may wait for a slot: the configured wait, less when its caller's
+    /// deadline is nearer (keeping [`ANSWER_MARGIN`] to answer).
+    fn queue_wait(&self, call: &Call) -> Duration {
+        match call.deadline {
+            Some(deadline) => self.queue_wait.min(
+                deadline
+                    .saturating_duration_since(Instant::now())
+                    .saturating_sub(ANSWER_MARGIN),
+            ),
+            None => self.queue_wait,
+        }
+    }
+
     #[tracing::instrument(skip_all, fields(source_bytes = request.source.len()))]
     async fn check(
         &self,
+        call: Call,
         request: pb::CheckScriptRequest,
     ) -> Result<pb::CheckScriptResponse, Error> {
         let checked = self
-            .blocking(move |runner| Ok(runner.check(&request.source)))
+            .blocking(call, move |runner| Ok(runner.check(&request.source)))
             .await?;
         Ok(pb::CheckScriptResponse {
             safe: checked.report.safe,
@@ -209,19 +298,23 @@ impl ScriptService for Api {
         &self,
         request: Request<pb::CheckScriptRequest>,
     ) -> Result<Response<pb::CheckScriptResponse>, Status> {
-        Ok(Response::new(self.check(request.into_inner()).await?))
+        let call = Call::of(&request);
+        Ok(Response::new(self.check(call, request.into_inner()).await?))
     }
 
     async fn run_card_rule(
         &self,
         request: Request<pb::RunCardRuleRequest>,
     ) -> Result<Response<pb::RuleRunResponse>, Status> {
+        let call = Call::of(&request);
         let request = request.into_inner();
         let script = script(request.script)?;
         let card = json("card_json", &request.card_json)?;
         let context = context(request.context_json.as_deref())?;
         let result = self
-            .blocking(move |runner| Ok(runner.card_rule(&script, card, context)?))
+            .blocking(call, move |runner| {
+                Ok(runner.card_rule(&script, card, context)?)
+            })
             .await?;
         Ok(Response::new(pb::RuleRunResponse {
             result: Some(result),
@@ -232,13 +325,14 @@ impl ScriptService for Api {
         &self,
         request: Request<pb::FilterCardPoolRequest>,
     ) -> Result<Response<pb::FilterCardPoolResponse>, Status> {
+        let call = Call::of(&request);
         let request = request.into_inner();
         let script = script(request.script)?;
         let context = context(request.context_json.as_deref())?;
         let pool = self.card_pool(&request.cards_json, request.game).await?;
         let cards = Arc::clone(&pool);
         let verdicts = self
-            .blocking_with(Runner::pool_workers(), move |runner| {
+            .blocking_with(call, Runner::pool_workers(), move |runner| {
                 Ok(runner.card_pool(&script, &cards.cards, context)?)
             })
             .await?;
@@ -269,13 +363,16 @@ impl ScriptService for Api {
         &self,
         request: Request<pb::RunDeckRuleRequest>,
     ) -> Result<Response<pb::RuleRunResponse>, Status> {
+        let call = Call::of(&request);
         let request = request.into_inner();
         let script = script(request.script)?;
         let deck = json("deck_json", &request.deck_json)?;
         let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
         let context = context(request.context_json.as_deref())?;
         let result = self
-            .blocking(move |runner| Ok(runner.deck_rule(&script, deck, cards, context)?))
+            .blocking(call, move |runner| {
+                Ok(runner.deck_rule(&script, deck, cards, context)?)
+            })
             .await?;
         Ok(Response::new(pb::RuleRunResponse {
             result: Some(result),
@@ -286,13 +383,16 @@ impl ScriptService for Api {
         &self,
         request: Request<pb::RunDecksetRuleRequest>,
     ) -> Result<Response<pb::RuleRunResponse>, Status> {
+        let call = Call::of(&request);
         let request = request.into_inner();
         let script = script(request.script)?;
         let decks = json("decks_json", &request.decks_json)?;
         let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
         let context = context(request.context_json.as_deref())?;
         let result = self
-            .blocking(move |runner| Ok(runner.deckset_rule(&script, decks, cards, context)?))
+            .blocking(call, move |runner| {
+                Ok(runner.deckset_rule(&script, decks, cards, context)?)
+            })
             .await?;
         Ok(Response::new(pb::RuleRunResponse {
             result: Some(result),
@@ -303,6 +403,7 @@ impl ScriptService for Api {
         &self,
         request: Request<pb::ResolvePoolFiltersRequest>,
     ) -> Result<Response<pb::ResolvePoolFiltersResponse>, Status> {
+        let call = Call::of(&request);
         let request = request.into_inner();
         let script = script(request.script)?;
         let game = proto::game::from_wire(request.game).ok_or(Error::BadField {
@@ -312,7 +413,9 @@ impl ScriptService for Api {
         let input = json("input_json", &request.input_json)?;
         let context = context(request.context_json.as_deref())?;
         let patch = self
-            .blocking(move |runner| Ok(runner.pool_filters(&script, game, input, context)?))
+            .blocking(call, move |runner| {
+                Ok(runner.pool_filters(&script, game, input, context)?)
+            })
             .await?;
         Ok(Response::new(pb::ResolvePoolFiltersResponse { patch }))
     }
@@ -321,13 +424,16 @@ impl ScriptService for Api {
         &self,
         request: Request<pb::RunCalculatorRequest>,
     ) -> Result<Response<pb::RunCalculatorResponse>, Status> {
+        let call = Call::of(&request);
         let request = request.into_inner();
         let script = script(request.script)?;
         let pile = json("pile_json", &request.pile_json)?;
         let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
         let context = context(request.context_json.as_deref())?;
         let dashboard = self
-            .blocking(move |runner| Ok(runner.calculator(&script, pile, cards, context)?))
+            .blocking(call, move |runner| {
+                Ok(runner.calculator(&script, pile, cards, context)?)
+            })
             .await?;
         Ok(Response::new(pb::RunCalculatorResponse {
             dashboard: Some(dashboard),

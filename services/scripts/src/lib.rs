@@ -7,8 +7,9 @@
 //! Its callers are the gateway (`/api/v1/scripts:*`), third parties over gRPC, and soon the
 //! tournaments service's submission worker.
 //!
-//! `domain` holds the pure rules (safety check, preparation, normalization), `sandbox` the
-//! Wasmtime runtime, `runner` the two put together, and `grpc` the service over it.
+//! `domain` holds the pure rules (safety check, preparation, normalization, fair admission),
+//! `sandbox` the Wasmtime runtime, `runner` the two put together, `slots` the wait for a turn
+//! in the sandbox, and `grpc` the service over it.
 
 pub mod catalog_pool;
 pub mod domain;
@@ -17,6 +18,7 @@ pub mod grpc;
 pub mod runner;
 pub mod sandbox;
 mod settings;
+pub mod slots;
 
 use kit::clients::CatalogClient;
 use kit::server::{Deps, Mount, MountError};
@@ -36,6 +38,8 @@ impl Mount for Scripts {
     /// first request finds it ready; a debug build, where it takes several seconds of CPU,
     /// creates it on first use, so the many processes tests start do not all pay for a sandbox
     /// they never use. Card pools over a whole catalog are read from the catalog service.
+    /// When the process's shutdown grace is over, every run still in flight is halted, so the
+    /// process exits in time.
     fn mount(
         routes: &mut tonic::service::RoutesBuilder,
         deps: &Deps,
@@ -43,6 +47,16 @@ impl Mount for Scripts {
     ) -> Result<(), MountError> {
         let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
         let api = grpc::Api::new(*settings).with_catalog(catalog_pool::CatalogPools::new(catalog));
+        let halting = api.clone();
+        let grace_over = deps.shutdown.wait_expired();
+        tokio::spawn(async move {
+            grace_over.await;
+            tracing::warn!(
+                runs = halting.slots_held(),
+                "shutdown grace over: halting the sandbox runs in flight"
+            );
+            halting.halt();
+        });
         if !cfg!(debug_assertions) {
             let warming = api.clone();
             tokio::spawn(async move {

@@ -3,7 +3,8 @@
 //! returned. The gRPC service and the `turnier script` CLI both go through [`Runner`].
 //!
 //! Every method is synchronous and may hold its thread up to its time limit: async callers run
-//! them on blocking threads (`tokio::task::spawn_blocking`).
+//! them on blocking threads (`tokio::task::spawn_blocking`), and stop them early through
+//! [`Runner::with_cancel`] (the caller went away) or [`Runner::halt`] (the server is stopping).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,8 +21,8 @@ use crate::domain::rule_result::{self, Scope};
 use crate::domain::safety::{self, SafetyReport};
 use crate::domain::{dashboard, pool_filters};
 use crate::sandbox::{
-    self, Bytecode, DriverOutput, Limits, Outcome, RunError, RunOptions, Sandbox, SandboxError,
-    ScriptKind,
+    self, Bytecode, Cancel, DriverOutput, Limits, Outcome, RunError, RunOptions, Sandbox,
+    SandboxError, ScriptKind,
 };
 
 /// The message of an empty calculator (guide: calculators, troubleshooting).
@@ -109,6 +110,12 @@ pub enum RunFailure {
     /// The sandbox could not start a run (all instances busy).
     #[error("the sandbox is busy: {0}")]
     Unavailable(String),
+    /// The run was stopped because its caller went away (or never started for that reason).
+    #[error("the run was cancelled: its caller went away")]
+    Cancelled,
+    /// The run was stopped, or never started, because the server is shutting down.
+    #[error("the server is shutting down: try again")]
+    ShuttingDown,
     /// The sandbox misbehaved: a bug, never the script's fault.
     #[error("internal sandbox error: {0}")]
     Internal(String),
@@ -128,6 +135,8 @@ impl RunFailure {
             Self::NotFound(_) => "script_not_found",
             Self::InvalidArgument(_) => "invalid_argument",
             Self::Unavailable(_) => "unavailable",
+            Self::Cancelled => "cancelled",
+            Self::ShuttingDown => "shutting_down",
             Self::Internal(_) => "internal",
         }
     }
@@ -171,6 +180,10 @@ pub struct Runner {
     sandbox: Sandbox,
     times: TimeLimits,
     compiled: Arc<Mutex<Compiled>>,
+    /// Stops this runner's runs when set (never, unless [`Runner::with_cancel`] gave one).
+    cancel: Cancel,
+    /// Instances one card pool run uses at once.
+    pool_workers: usize,
 }
 
 /// Compiled scripts by source hash, oldest first out.
@@ -212,7 +225,35 @@ impl Runner {
             sandbox: Sandbox::new(limits)?,
             times,
             compiled: Arc::default(),
+            cancel: Cancel::new(),
+            pool_workers: Self::pool_workers(),
         })
+    }
+
+    /// Returns this runner (sharing its sandbox and compiled scripts) with runs that stop as
+    /// [`RunFailure::Cancelled`] once `cancel` is set.
+    #[must_use]
+    pub fn with_cancel(&self, cancel: Cancel) -> Self {
+        Self {
+            cancel,
+            ..self.clone()
+        }
+    }
+
+    /// Returns this runner with card pools run by `workers` instances at once (at least one):
+    /// as many as the caller holds slots for.
+    #[must_use]
+    pub fn with_pool_workers(&self, workers: usize) -> Self {
+        Self {
+            pool_workers: workers.max(1),
+            ..self.clone()
+        }
+    }
+
+    /// Stops every run of this runner and its clones, now and later, as
+    /// [`RunFailure::ShuttingDown`] (see [`Sandbox::halt`]).
+    pub fn halt(&self) {
+        self.sandbox.halt();
     }
 
     /// Returns the hex SHA-256 of a source: the hash runs may name it by.
@@ -254,7 +295,8 @@ impl Runner {
     }
 
     /// Runs a card rule over many cards: the pool is cut into chunks of [`POOL_CHUNK`] cards,
-    /// each run in its own fresh instance, by up to [`Runner::pool_workers`] threads at once,
+    /// each run in its own fresh instance, by up to [`Runner::pool_workers`] threads at once
+    /// (or as many as [`Runner::with_pool_workers`] says),
     /// all within the one time limit of a card pool. Chunks keep every instance well inside its
     /// memory limit however large the catalog, and use every core.
     ///
@@ -271,7 +313,7 @@ impl Runner {
         let chunks: Vec<&[Card]> = cards.chunks(POOL_CHUNK).collect();
         let next = AtomicUsize::new(0);
         let answers: Mutex<Vec<ChunkAnswer>> = Mutex::new(vec![None; chunks.len()]);
-        let workers = Self::pool_workers().min(chunks.len());
+        let workers = self.pool_workers.min(chunks.len());
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
@@ -305,7 +347,7 @@ impl Runner {
         Ok(verdicts)
     }
 
-    /// How many instances one card pool run uses at once: one per core, at most 4.
+    /// How many instances one card pool run uses at once by default: one per core, at most 4.
     pub fn pool_workers() -> usize {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
     }
@@ -481,6 +523,7 @@ impl Runner {
             time,
             now: SystemTime::now(),
             seed: 0,
+            cancel: self.cancel.clone(),
         }
     }
 
@@ -547,6 +590,8 @@ impl Runner {
                 RunFailure::ScriptError(message)
             }
             RunError::Unavailable(message) => RunFailure::Unavailable(message),
+            RunError::Cancelled => RunFailure::Cancelled,
+            RunError::Halted => RunFailure::ShuttingDown,
         }
     }
 }

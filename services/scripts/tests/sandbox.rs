@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 use std::time::{Duration, SystemTime};
 
 use scripts::sandbox::{
-    DriverOutput, DriverOutputError, Limits, Outcome, RunError, RunOptions, Sandbox, ScriptKind,
-    program, request,
+    Cancel, DriverOutput, DriverOutputError, Limits, Outcome, RunError, RunOptions, Sandbox,
+    ScriptKind, program, request,
 };
 use serde_json::{Value, json};
 
@@ -36,6 +36,7 @@ fn options() -> RunOptions {
         time: Duration::from_secs(5),
         now: now(),
         seed: 7,
+        cancel: Cancel::new(),
     }
 }
 
@@ -554,7 +555,84 @@ fn an_endless_loop_times_out() {
 }
 
 #[test]
+fn a_cancelled_run_stops_as_cancelled_long_before_its_limit() {
+    let rule = "const __turnier_default = () => { while (true) {} };";
+    let cancel = Cancel::new();
+    let long = RunOptions {
+        time: Duration::from_secs(600),
+        cancel: cancel.clone(),
+        ..options()
+    };
+    // Set from another thread while the run loops (or before it starts: either way it stops).
+    let canceller = std::thread::spawn(move || cancel.cancel());
+    assert_eq!(
+        run_with(rule, ScriptKind::Deck, &[deck()], long),
+        Err(RunError::Cancelled)
+    );
+    canceller.join().expect("no panic");
+
+    let cancelled = Cancel::new();
+    cancelled.cancel();
+    let never = RunOptions {
+        cancel: cancelled,
+        ..options()
+    };
+    assert_eq!(
+        run_with(
+            "const __turnier_default = () => 1;",
+            ScriptKind::Deck,
+            &[],
+            never
+        ),
+        Err(RunError::Cancelled),
+        "a cancelled run does not start"
+    );
+    assert_still_works();
+}
+
+#[test]
+fn a_halted_sandbox_stops_its_runs_and_starts_no_more() {
+    // Its own sandbox: halting is for good.
+    let sandbox = Sandbox::new(Limits::default()).expect("the sandbox starts");
+    let bytecode = sandbox
+        .compile(&program(
+            "const __turnier_default = () => { while (true) {} };",
+        ))
+        .expect("compiles");
+    let long = RunOptions {
+        time: Duration::from_secs(600),
+        ..options()
+    };
+    let running = {
+        let sandbox = sandbox.clone();
+        std::thread::spawn(move || {
+            sandbox
+                .run(&bytecode, &request(ScriptKind::Deck, &[]), long)
+                .map(|_| ())
+        })
+    };
+    sandbox.halt();
+    assert_eq!(running.join().expect("no panic"), Err(RunError::Halted));
+    assert!(sandbox.is_halted());
+    assert_eq!(
+        sandbox
+            .compile(&program("const __turnier_default = () => 2;"))
+            .map(|_| ()),
+        Err(RunError::Halted)
+    );
+}
+
+#[test]
 fn a_memory_bomb_runs_out_of_memory() {
+    // Only memory may end these runs: a debug build on a loaded machine takes seconds to fill
+    // 64 MiB, and the time limit is wall-clock time.
+    let run = |source: &str, kind: ScriptKind, args: &[Value]| {
+        let long = RunOptions {
+            time: Duration::from_secs(120),
+            ..options()
+        };
+        run_with(source, kind, args, long)
+    };
     let rule = "const __turnier_default = () => {\n\
                   const hoard = [];\n\
                   while (true) { hoard.push(new Array(100000).fill(hoard.length)); }\n\

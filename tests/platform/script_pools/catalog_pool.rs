@@ -43,6 +43,9 @@ fn settings() -> scripts::Settings {
     scripts::Settings {
         concurrency: 4,
         memory_mib: 64,
+        caller_share: None,
+        queue: None,
+        queue_wait_ms: 2000,
     }
 }
 

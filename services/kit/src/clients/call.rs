@@ -1,4 +1,5 @@
-//! How every call of every client is made: its deadline, and its retries.
+//! How every call of every client is made: its deadline, its retries, and the client it is
+//! made on behalf of.
 //!
 //! A call is retried only when it is idempotent (making it twice does what making it once
 //! does: every read, and the pure computations of the decks, search and scripts services) and
@@ -92,7 +93,7 @@ where
 }
 
 /// Declares a client: a struct `$name` over the generated `$generated` client on a traced
-/// channel, with `new`, `with_options` and `connect_lazy`.
+/// channel, with `new`, `with_options`, `connect_lazy` and `on_behalf_of`.
 macro_rules! client {
     ($(#[$doc:meta])* $name:ident, $generated:ty, $defaults:expr) => {
         $(#[$doc])*
@@ -100,6 +101,8 @@ macro_rules! client {
         pub struct $name {
             inner: $generated,
             options: $crate::clients::call::CallOptions,
+            /// The client every call is made for, named in its metadata (`crate::caller`).
+            caller: Option<std::net::IpAddr>,
         }
 
         impl $name {
@@ -117,6 +120,18 @@ macro_rules! client {
                     inner: <$generated>::new($crate::client::traced(channel))
                         .max_decoding_message_size(options.max_decoding_bytes),
                     options,
+                    caller: None,
+                }
+            }
+
+            /// Returns this client with every call made on behalf of the client at `caller`
+            /// (the gateway's HTTP client, when it knows its address): a service that shares
+            /// something between its callers counts the calls against that client.
+            #[must_use]
+            pub fn on_behalf_of(&self, caller: Option<std::net::IpAddr>) -> Self {
+                Self {
+                    caller,
+                    ..self.clone()
                 }
             }
 
@@ -134,11 +149,15 @@ pub(crate) use client;
 macro_rules! rpc {
     ($client:expr, $idempotency:ident, $message:expr, $method:ident) => {{
         let inner = $client.inner.clone();
+        let caller = $client.caller;
         $crate::clients::call::call(
             $client.options,
             $crate::clients::call::Idempotency::$idempotency,
             $message,
-            move |request| {
+            move |mut request| {
+                if let Some(caller) = caller {
+                    $crate::caller::name(&mut request, caller);
+                }
                 let mut inner = inner.clone();
                 async move { inner.$method(request).await }
             },

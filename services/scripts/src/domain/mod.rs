@@ -1,7 +1,8 @@
 //! The scripts service's rules as plain Rust: the static safety check
 //! (`shared/spec/turny/reference-scripting-sandbox.md`), the source preparation that turns a
 //! checked module into the program the sandbox runs, and the normalization of what a script
-//! returned (ruleset results, pool-filter patches, calculator dashboards).
+//! returned (ruleset results, pool-filter patches, calculator dashboards); and the fair
+//! admission policy that shares the sandbox's slots between callers.
 //!
 //! Nothing here does I/O or runs JavaScript: the sandbox (`crate::sandbox`) runs the prepared
 //! program and hands back the raw JSON the script produced.
@@ -11,6 +12,7 @@
 //! canonical JSON is what the scripting references document, and `proto::json` prints it), so
 //! normalization produces them directly instead of a parallel set of types that would drift.
 
+pub mod admission;
 pub mod dashboard;
 pub mod js;
 pub mod pool_filters;

@@ -10,6 +10,12 @@
 //! frozen at the time the caller gives, a random source from the caller's seed, a memory cap,
 //! an output cap and a wall-clock limit enforced by epoch interruption.
 //!
+//! The epoch only says when to look: at every tick a run compares the real clock with its own
+//! deadline (counted from the start of that run, so the wait for a slot before it never
+//! counts) and checks its [`Cancel`] flag and the sandbox's [`Sandbox::halt`]. A ticker thread
+//! slowed down by a loaded machine therefore delays a stop by at most its lateness, instead of
+//! stretching every limit by it.
+//!
 //! What runs is [`program`]: our prelude (checks the hardening, takes the I/O functions, freezes
 //! the global object), the prepared user module and our driver (takes the request, which the
 //! plugin reads from standard input straight into deep-frozen values, calls the entry point,
@@ -26,19 +32,21 @@
 //! clone it, the clones share everything.
 
 mod cache;
+mod cancel;
 mod driver;
 mod preinit;
 mod program;
 mod wasi;
 
 use std::sync::{Arc, Weak};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use wasmtime::{
     Config, Engine, Instance, InstanceAllocationStrategy, InstancePre, Linker, Memory, Module,
-    PoolingAllocationConfig, ResourceLimiter, Store, Trap,
+    PoolingAllocationConfig, ResourceLimiter, Store, Trap, UpdateDeadline,
 };
 
+pub use cancel::{Cancel, CancelOnDrop};
 pub use driver::{DriverOutput, DriverOutputError, Outcome, ScriptKind, request};
 pub use program::program;
 
@@ -56,7 +64,7 @@ pub const SUBMISSION_CHECK: Duration = Duration::from_secs(15);
 /// seconds is stopped").
 pub const CALCULATOR: Duration = Duration::from_secs(5);
 
-/// How often the epoch advances: the granularity of every time limit.
+/// How often the epoch advances: how often a run looks at its deadline and its cancel flag.
 const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// The limits every compile and run of a [`Sandbox`] shares.
@@ -93,14 +101,17 @@ impl Default for Limits {
 }
 
 /// The per-run settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct RunOptions {
-    /// Wall-clock limit of the run ([`SUBMISSION_CHECK`], [`CALCULATOR`], …).
+    /// Wall-clock limit of the run ([`SUBMISSION_CHECK`], [`CALCULATOR`], …), counted from the
+    /// start of the run.
     pub time: Duration,
     /// What `Date.now()` and `new Date()` return, frozen for the whole run.
     pub now: SystemTime,
     /// Seed of `Math.random()`: the same seed gives the same sequence.
     pub seed: u64,
+    /// Stops the run when set, from any thread ([`RunError::Cancelled`]).
+    pub cancel: Cancel,
 }
 
 /// What a run wrote.
@@ -162,6 +173,57 @@ pub enum RunError {
     /// No instance could be started, e.g. all [`Limits::instances`] are in use.
     #[error("the sandbox could not start an instance: {0}")]
     Unavailable(String),
+    /// The run's [`RunOptions::cancel`] was set: it was stopped, or never started.
+    #[error("the run was cancelled")]
+    Cancelled,
+    /// The sandbox was halted ([`Sandbox::halt`]): the process is stopping.
+    #[error("the sandbox is halted")]
+    Halted,
+}
+
+/// Why a run was stopped from outside the script, as its epoch callback recorded it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stopped {
+    /// Its deadline passed.
+    Timeout,
+    /// Its cancel flag was set.
+    Cancelled,
+    /// The sandbox was halted.
+    Halted,
+}
+
+impl From<Stopped> for RunError {
+    fn from(stopped: Stopped) -> Self {
+        match stopped {
+            Stopped::Timeout => RunError::Timeout,
+            Stopped::Cancelled => RunError::Cancelled,
+            Stopped::Halted => RunError::Halted,
+        }
+    }
+}
+
+/// What a run looks at every epoch tick: its own deadline, its cancel flag, the sandbox's halt.
+struct Watch {
+    /// When the run's limit is over; `None` when the limit is too long to be a time.
+    deadline: Option<Instant>,
+    cancel: Cancel,
+    halt: Cancel,
+}
+
+impl Watch {
+    /// Returns why the run must stop at `now`, if it must. Halting comes first: it says the
+    /// most about what the caller can do (try again elsewhere).
+    fn check(&self, now: Instant) -> Option<Stopped> {
+        if self.halt.is_cancelled() {
+            Some(Stopped::Halted)
+        } else if self.cancel.is_cancelled() {
+            Some(Stopped::Cancelled)
+        } else if self.deadline.is_some_and(|deadline| now >= deadline) {
+            Some(Stopped::Timeout)
+        } else {
+            None
+        }
+    }
 }
 
 /// The JavaScript sandbox. Cheap to clone; clones share the engine, the module and the cache.
@@ -184,6 +246,8 @@ struct Inner {
     instance_pre: InstancePre<RunState>,
     limits: Limits,
     cache: BytecodeCache,
+    /// Set by [`Sandbox::halt`]: every run and compile stops, and none starts again.
+    halt: Cancel,
 }
 
 impl Sandbox {
@@ -226,6 +290,7 @@ impl Sandbox {
             instance_pre,
             cache: BytecodeCache::new(limits.cached_programs),
             limits,
+            halt: Cancel::new(),
         });
         start_ticker(Arc::downgrade(&inner)).map_err(SandboxError::Ticker)?;
         Ok(Sandbox { inner })
@@ -234,6 +299,18 @@ impl Sandbox {
     /// Returns the limits this sandbox enforces.
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    /// Stops every run and compile of this sandbox (and its clones) within a tick, and every
+    /// later one before it starts, as [`RunError::Halted`]: what a server does when its
+    /// shutdown grace is over. There is no way back.
+    pub fn halt(&self) {
+        self.inner.halt.cancel();
+    }
+
+    /// Returns whether [`Sandbox::halt`] was called.
+    pub fn is_halted(&self) -> bool {
+        self.inner.halt.is_cancelled()
     }
 
     /// Compiles a program (see [`program`]) to bytecode, or returns it from the cache (keyed by
@@ -264,7 +341,7 @@ impl Sandbox {
             log_bytes: limits.log_bytes,
             memory_bytes: limits.memory_bytes,
         };
-        let (store, outcome) = self.call(setup, options.time, |session| {
+        let (store, outcome) = self.call(setup, options.time, &options.cancel, |session| {
             let pointer = session.write_new(bytecode.as_bytes())?;
             let ret = session.call2("turnier-invoke", pointer, bytecode.as_bytes().len())?;
             let [status, message_ptr, message_len] = session.ret_area(ret)?;
@@ -293,7 +370,9 @@ impl Sandbox {
             log_bytes: limits.log_bytes,
             memory_bytes: limits.memory_bytes,
         };
-        let (store, outcome) = self.call(setup, limits.compile_time, |session| {
+        // A compile is short (its own limit) and its bytecode is kept for every later caller, so
+        // only a halt stops it, not one caller going away.
+        let (store, outcome) = self.call(setup, limits.compile_time, &Cancel::new(), |session| {
             let pointer = session.write_new(program.as_bytes())?;
             let ret = session.call2("compile-src", pointer, program.len())?;
             let [status, bytes_ptr, bytes_len] = session.ret_area(ret)?;
@@ -310,17 +389,38 @@ impl Sandbox {
         }
     }
 
-    /// Starts a fresh instance with `setup` and a deadline of `time`, and runs `body` on it.
-    /// Returns the store (for what the run left behind) and the body's result.
+    /// Starts a fresh instance with `setup` and a deadline of `time` from now, stopped early
+    /// when `cancel` is set or the sandbox halts, and runs `body` on it. Returns the store (for
+    /// what the run left behind) and the body's result.
     fn call<R>(
         &self,
         setup: RunSetup,
         time: Duration,
+        cancel: &Cancel,
         body: impl FnOnce(&mut Session) -> wasmtime::Result<R>,
     ) -> (Store<RunState>, Result<R, CallError>) {
         let mut store = Store::new(&self.inner.engine, RunState::new(setup));
         store.limiter(|state| -> &mut dyn ResourceLimiter { state });
-        store.set_epoch_deadline(deadline_ticks(time));
+        // The limit counts from here: whatever the caller waited for (a slot, the compiled
+        // script) came before, and instantiating from the pool takes microseconds.
+        let watch = Watch {
+            deadline: Instant::now().checked_add(time),
+            cancel: cancel.clone(),
+            halt: self.inner.halt.clone(),
+        };
+        if let Some(stopped) = watch.check(Instant::now()) {
+            store.data_mut().stopped = Some(stopped);
+            return (store, Err(CallError::Run(Trap::Interrupt.into())));
+        }
+        // Looked at every tick, by the real clock (see the module's documentation).
+        store.epoch_deadline_callback(move |mut context| match watch.check(Instant::now()) {
+            None => Ok(UpdateDeadline::Continue(1)),
+            Some(stopped) => {
+                context.data_mut().stopped = Some(stopped);
+                Ok(UpdateDeadline::Interrupt)
+            }
+        });
+        store.set_epoch_deadline(1);
         let instance = match self.inner.instance_pre.instantiate(&mut store) {
             Ok(instance) => instance,
             Err(error) => return (store, Err(CallError::Instantiate(error))),
@@ -354,6 +454,9 @@ fn classify(error: &CallError, state: &RunState) -> RunError {
         CallError::Instantiate(error) => return RunError::Unavailable(format!("{error:#}")),
         CallError::Run(error) => error,
     };
+    if let Some(stopped) = state.stopped {
+        return stopped.into();
+    }
     if matches!(error.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
         return RunError::Timeout;
     }
@@ -431,13 +534,6 @@ fn guest_address(pointer: i32) -> usize {
     pointer as u32 as usize
 }
 
-/// Returns the epoch deadline for `time`: whole ticks rounded up, plus one because the tick
-/// in progress may be nearly over.
-fn deadline_ticks(time: Duration) -> u64 {
-    let ticks = time.as_nanos().div_ceil(EPOCH_TICK.as_nanos()) + 1;
-    u64::try_from(ticks).unwrap_or(u64::MAX)
-}
-
 /// Starts the thread that advances the engine's epoch every [`EPOCH_TICK`]; it ends when the
 /// sandbox (every clone) is gone.
 fn start_ticker(inner: Weak<Inner>) -> std::io::Result<()> {
@@ -459,12 +555,43 @@ fn start_ticker(inner: Weak<Inner>) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
+    fn watch(time: Duration, started: Instant) -> Watch {
+        Watch {
+            deadline: started.checked_add(time),
+            cancel: Cancel::new(),
+            halt: Cancel::new(),
+        }
+    }
+
     #[test]
-    fn the_deadline_covers_the_whole_time_limit() {
-        assert_eq!(deadline_ticks(Duration::from_millis(100)), 11);
-        assert_eq!(deadline_ticks(Duration::from_millis(101)), 12);
-        assert_eq!(deadline_ticks(Duration::ZERO), 1);
-        assert_eq!(deadline_ticks(Duration::MAX), u64::MAX);
+    fn a_run_stops_when_the_clock_passes_its_deadline_however_few_ticks_came() {
+        let started = Instant::now();
+        let watch = watch(Duration::from_millis(100), started);
+        assert_eq!(watch.check(started), None);
+        assert_eq!(watch.check(started + Duration::from_millis(99)), None);
+        // What the ticker did in between does not matter: only the time.
+        assert_eq!(
+            watch.check(started + Duration::from_millis(100)),
+            Some(Stopped::Timeout)
+        );
+    }
+
+    #[test]
+    fn a_limit_too_long_for_the_clock_never_runs_out() {
+        let started = Instant::now();
+        let watch = watch(Duration::MAX, started);
+        assert_eq!(watch.deadline, None);
+        assert_eq!(watch.check(started + Duration::from_secs(86_400)), None);
+    }
+
+    #[test]
+    fn cancel_and_halt_stop_a_run_before_its_deadline_halt_first() {
+        let started = Instant::now();
+        let watch = watch(Duration::from_secs(60), started);
+        watch.cancel.cancel();
+        assert_eq!(watch.check(started), Some(Stopped::Cancelled));
+        watch.halt.cancel();
+        assert_eq!(watch.check(started), Some(Stopped::Halted));
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub(super) struct RunState {
     pub(super) memory_exhausted: bool,
     /// The run called `proc_exit` with this code; the call trapped.
     pub(super) exit_code: Option<i32>,
+    /// The run was stopped from outside (deadline, cancel, halt) by its epoch callback.
+    pub(super) stopped: Option<super::Stopped>,
 }
 
 /// What a run is given: its input, the wall clock, the random seed and its caps.
@@ -88,6 +90,7 @@ impl RunState {
             output_overflowed: false,
             memory_exhausted: false,
             exit_code: None,
+            stopped: None,
         }
     }
 

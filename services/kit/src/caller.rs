@@ -1,0 +1,165 @@
+//! Who a gRPC request is made for, and how long they wait for its answer: what a service that
+//! shares something scarce between its callers (the scripts service's sandbox slots) needs to
+//! know about a request beyond its message.
+//!
+//! The gateway knows the address of the HTTP client it calls on behalf of, and names it in the
+//! [`CALLER_METADATA`] metadata (the typed clients do it, see `clients::call`); a third party
+//! calling a service directly is known by the address its connection comes from. How the
+//! caller is charged (shares, queues) is the service's business.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use tonic::Request;
+use tonic::metadata::MetadataValue;
+
+/// The metadata key that names the client a request is made for: its IP address, as the
+/// gateway saw it.
+pub const CALLER_METADATA: &str = "x-turnier-caller";
+
+/// What a caller is counted as, wherever its request came from. Two requests with the same key
+/// share one caller's share.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CallerKey(String);
+
+impl CallerKey {
+    /// The key of requests whose caller cannot be told (no metadata, no peer address: an
+    /// in-memory transport). They all share one key.
+    pub fn unknown() -> Self {
+        Self("unknown".to_owned())
+    }
+
+    /// Returns the key as text, for logs.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<IpAddr> for CallerKey {
+    fn from(address: IpAddr) -> Self {
+        Self(address.to_string())
+    }
+}
+
+impl std::fmt::Display for CallerKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Returns the key of the caller `request` is made for: the client address the gateway named
+/// in [`CALLER_METADATA`], else the address of the peer that sent it.
+///
+/// TODO(accounts): once the accounts service resolves callers, an authenticated request is
+/// keyed by its account id here and the address stays the key of anonymous ones. Until then the
+/// metadata is taken on trust from whoever sends it (a direct client could name any address);
+/// it is parsed as an IP address, so it cannot grow the keys beyond what addresses can be.
+pub fn key<T>(request: &Request<T>) -> CallerKey {
+    let named = request
+        .metadata()
+        .get(CALLER_METADATA)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<IpAddr>().ok());
+    match named.or_else(|| request.remote_addr().map(|peer| peer.ip())) {
+        Some(address) => CallerKey::from(address),
+        None => CallerKey::unknown(),
+    }
+}
+
+/// Names `caller` in `request`'s metadata: the request is made on that client's behalf.
+pub fn name<T>(request: &mut Request<T>, caller: IpAddr) {
+    // An address's text is always valid ASCII metadata; `Err` cannot happen.
+    if let Ok(value) = MetadataValue::try_from(caller.to_string()) {
+        request.metadata_mut().insert(CALLER_METADATA, value);
+    }
+}
+
+/// Returns how long the caller waits for the answer: the `grpc-timeout` it sent, which tonic's
+/// server enforces by dropping the handler when it passes. `None` when it sent none (or one
+/// that does not parse, which tonic ignores too).
+pub fn timeout<T>(request: &Request<T>) -> Option<Duration> {
+    let text = request.metadata().get("grpc-timeout")?.to_str().ok()?;
+    // gRPC over HTTP/2: at most 8 digits, then one unit letter.
+    let digits = text.get(..text.len().checked_sub(1)?)?;
+    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let value: u64 = digits.parse().ok()?;
+    Some(match text.get(text.len() - 1..)? {
+        "H" => Duration::from_secs(value * 3600),
+        "M" => Duration::from_secs(value * 60),
+        "S" => Duration::from_secs(value),
+        "m" => Duration::from_millis(value),
+        "u" => Duration::from_micros(value),
+        "n" => Duration::from_nanos(value),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_metadata(key: &'static str, value: &str) -> Request<()> {
+        let mut request = Request::new(());
+        request
+            .metadata_mut()
+            .insert(key, value.parse().expect("ASCII"));
+        request
+    }
+
+    #[test]
+    fn the_named_client_is_the_caller() {
+        let mut request = Request::new(());
+        name(&mut request, "203.0.113.7".parse().expect("an address"));
+        assert_eq!(key(&request).as_str(), "203.0.113.7");
+        let v6 = with_metadata(CALLER_METADATA, " 2001:db8::1 ");
+        assert_eq!(key(&v6).as_str(), "2001:db8::1");
+    }
+
+    #[test]
+    fn without_a_usable_name_the_peer_or_nobody_is_the_caller() {
+        // No peer address on a request built in memory: the one unknown key.
+        assert_eq!(key(&Request::new(())), CallerKey::unknown());
+        let garbage = with_metadata(CALLER_METADATA, "anything-at-all");
+        assert_eq!(key(&garbage), CallerKey::unknown());
+    }
+
+    #[test]
+    fn reads_every_unit_of_grpc_timeout() {
+        let cases = [
+            ("2H", Duration::from_secs(7200)),
+            ("3M", Duration::from_secs(180)),
+            ("30S", Duration::from_secs(30)),
+            ("1500m", Duration::from_millis(1500)),
+            ("250u", Duration::from_micros(250)),
+            ("99999999n", Duration::from_nanos(99_999_999)),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(
+                timeout(&with_metadata("grpc-timeout", text)),
+                Some(expected),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_grpc_timeout_that_does_not_parse_is_none() {
+        for text in ["", "S", "123456789S", "12s", "-1S", "1.5S", "ten S"] {
+            assert_eq!(
+                timeout(&with_metadata("grpc-timeout", text)),
+                None,
+                "{text}"
+            );
+        }
+        assert_eq!(timeout(&Request::new(())), None);
+    }
+
+    #[test]
+    fn what_a_tonic_client_sends_reads_back() {
+        let mut request = Request::new(());
+        request.set_timeout(Duration::from_millis(2500));
+        assert_eq!(timeout(&request), Some(Duration::from_millis(2500)));
+    }
+}
