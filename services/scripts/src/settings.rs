@@ -42,7 +42,9 @@ pub struct Settings {
     pub caller_share: Option<u32>,
     /// Requests that may wait for a sandbox run at once, over all callers; one more is answered
     /// `busy` at once (default: as many as --script-concurrency).
+    // Its own id: `turnier queue` has an argument named `queue`, and clap ids are shared.
     #[arg(
+        id = "script_queue",
         long = "script-queue",
         env = "TURNIER_SCRIPT_QUEUE",
         value_name = "REQUESTS",
