@@ -91,16 +91,19 @@ fn answer(command: TournamentCommand) -> Result<String, Failure> {
         .read_to_string(&mut input)
         .context("cannot read the event on stdin")
         .map_err(|err| Failure::new("invalid_event", err))?;
-    let printed = match command {
-        TournamentCommand::Standings => standings_json(&input)?,
-        TournamentCommand::Pair { stage } => pair_json(&input, stage.as_deref())?,
-    };
-    Ok(printed.to_string())
+    match command {
+        TournamentCommand::Standings => standings_json(&input),
+        TournamentCommand::Pair { stage } => Ok(pair_json(&input, stage.as_deref())?.to_string()),
+    }
 }
 
-fn standings_json(input: &str) -> Result<Value, Failure> {
+/// The standings as JSON text; a one-on-one table is written straight from the typed rows
+/// (thousands of them in a large event), not through a `Value`.
+fn standings_json(input: &str) -> Result<String, Failure> {
     match offline::read_event_file(input).map_err(invalid_event)? {
-        EventFile::OneOnOne(event) => Ok(json!(standings(&event))),
+        EventFile::OneOnOne(event) => {
+            serde_json::to_string(&standings(&event)).map_err(|err| Failure::new("internal", err))
+        }
         EventFile::FreeForAll(event) => {
             let table = free_for_all::standings(&event).map_err(invalid_event)?;
             let mut printed = json!({"standings": table});
@@ -108,7 +111,7 @@ fn standings_json(input: &str) -> Result<Value, Failure> {
                 let lobbies = free_for_all::threshold_winners(&event).map_err(invalid_event)?;
                 printed["lobbies"] = json!(lobbies);
             }
-            Ok(printed)
+            Ok(printed.to_string())
         }
     }
 }
