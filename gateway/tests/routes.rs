@@ -256,6 +256,53 @@ async fn the_openapi_document_lists_the_formats_check_route() {
     );
 }
 
+#[test]
+fn no_two_modules_name_different_schemas_alike() {
+    // Merging keeps one schema per name: a second module's `CheckBody` silently replaced the
+    // first one's, and scripts:check was documented with the formats:check body. A schema
+    // several modules share (`ErrorBody`) is the same definition everywhere.
+    let mut seen: std::collections::BTreeMap<String, (usize, serde_json::Value)> =
+        Default::default();
+    for (part, doc) in gateway::api::openapi_parts().into_iter().enumerate() {
+        for (name, schema) in doc.components.map(|c| c.schemas).unwrap_or_default() {
+            let schema = serde_json::to_value(schema).expect("a schema serializes");
+            if let Some((other, first)) = seen.get(&name) {
+                assert_eq!(
+                    first, &schema,
+                    "schema {name} differs in parts {other} and {part}"
+                );
+            } else {
+                seen.insert(name, (part, schema));
+            }
+        }
+    }
+    assert!(seen.contains_key("ScriptCheckBody") && seen.contains_key("FormatCheckBody"));
+}
+
+#[tokio::test]
+async fn every_request_body_is_the_schema_of_its_own_route() {
+    let spec = get(&app(no_services()), "/api/openapi.json").await.json();
+    let body = |path: &str| {
+        let reference = spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+            ["schema"]["$ref"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{path} has a request body"))
+            .to_owned();
+        let name = reference
+            .trim_start_matches("#/components/schemas/")
+            .to_owned();
+        let properties = spec["components"]["schemas"][&name]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{name} is documented"))
+            .keys()
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>();
+        properties.into_iter().collect::<Vec<_>>()
+    };
+    assert_eq!(body("/api/v1/scripts:check"), ["source"]);
+    assert_eq!(body("/api/v1/formats:check"), ["at", "deck", "format"]);
+}
+
 #[tokio::test]
 async fn metrics_are_served_as_prometheus_text() {
     let reply = get(&app(no_services()), "/metrics").await;

@@ -123,3 +123,63 @@ async fn every_accepted_connection_has_nodelay() {
     let (accepted, _peer) = listener.accept().await;
     assert!(accepted.nodelay().expect("a readable option"));
 }
+
+#[tokio::test]
+async fn an_oversized_uri_or_header_set_is_refused_in_the_json_error_shape() {
+    let (addr, stop, server) = start(common::config(&[])).await;
+    let client = reqwest::Client::new();
+    let json = |response: reqwest::Response| async move {
+        let status = response.status().as_u16();
+        let body: serde_json::Value = response.json().await.expect("a JSON error body");
+        (status, body)
+    };
+
+    let long_query = "q".repeat(gateway::layers::MAX_URI_BYTES);
+    let (status, body) = json(
+        client
+            .get(format!("http://{addr}/healthz?{long_query}"))
+            .send()
+            .await
+            .expect("the gateway answers"),
+    )
+    .await;
+    assert_eq!(status, 414, "{body}");
+    assert_eq!(body["error"]["code"], "uri_too_long");
+    assert_eq!(
+        body["error"]["details"]["limit_bytes"],
+        gateway::layers::MAX_URI_BYTES
+    );
+
+    let (status, body) = json(
+        client
+            .get(format!("http://{addr}/healthz"))
+            .header("x-padding", "p".repeat(gateway::layers::MAX_HEADER_BYTES))
+            .send()
+            .await
+            .expect("the gateway answers"),
+    )
+    .await;
+    assert_eq!(status, 431, "{body}");
+    assert_eq!(body["error"]["code"], "headers_too_large");
+
+    // Just under both limits, the request is served.
+    let fits = client
+        .get(format!(
+            "http://{addr}/healthz?{}",
+            "q".repeat(gateway::layers::MAX_URI_BYTES - 1024)
+        ))
+        .header(
+            "x-padding",
+            "p".repeat(gateway::layers::MAX_HEADER_BYTES - 1024),
+        )
+        .send()
+        .await
+        .expect("the gateway answers");
+    assert_eq!(fits.status(), reqwest::StatusCode::OK);
+
+    stop.send(()).expect("the server is running");
+    server
+        .await
+        .expect("the server task does not panic")
+        .expect("the server shuts down cleanly");
+}

@@ -160,3 +160,63 @@ async fn a_deck_is_checked_against_a_format_and_bad_input_is_a_400_with_its_own_
     assert_eq!(status, 400);
     assert_eq!(body["error"]["code"], "invalid_moment");
 }
+
+/// The gateway passes a format on as written, so it reads exactly what `turnier format check`
+/// reads from a file: the spec's defaults for a format of only `code` and `name`, and the same
+/// refusals (a repeated key, an unknown key, a missing required key) with the same messages.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gateway_reads_a_format_exactly_as_the_cli_does() {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let deck = r#"{"cards": [{"id": "storm-call", "count": 2}]}"#;
+    let at = "2026-10-02T09:00:00-04:00";
+    let formats = [
+        r#"{"code": "open", "name": "Open"}"#,
+        r#"{"code": "open", "name": "Open", "copies": 1}"#,
+        r#"{"code": "open", "name": "Open", "copies": 3, "copies": 1}"#,
+        r#"{"code": "open", "name": "Open", "minSize": 3}"#,
+        r#"{"code": "open", "min_size": 3}"#,
+        r#"{"code": "open", "name": "Open", "taboo_lists": [{"code": "t", "effective_from": "2026-01-01", "banned": [], "banned": ["storm-call"]}]}"#,
+    ];
+    let mut read = Vec::new();
+    for format in formats {
+        std::fs::write(dir.path().join("format.json"), format).expect("format written");
+        let cli = crate::support::run_with_stdin(
+            dir.path(),
+            &[
+                "format",
+                "check",
+                "--format",
+                "format.json",
+                "--at",
+                at,
+                "--json",
+            ],
+            &[],
+            deck,
+        );
+        let cli: Value = serde_json::from_slice(&cli.stdout).expect("the CLI prints JSON");
+        let body = format!(r#"{{"format": {format}, "deck": {deck}, "at": "{at}"}}"#);
+        let response = client
+            .post(format!("{api}/formats:check"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .expect("formats:check answers");
+        let status = response.status().as_u16();
+        let http: Value = response.json().await.expect("a JSON body");
+        read.push(cli.get("error").is_none());
+        match cli.get("error") {
+            None => assert_eq!((status, &http), (200, &cli), "{format}"),
+            Some(error) => {
+                assert_eq!(status, 400, "{format}: {http}");
+                assert_eq!(http["error"]["code"], error["code"], "{format}");
+                assert_eq!(http["error"]["message"], error["message"], "{format}");
+            }
+        }
+    }
+    // Only code and name are required; every refusal above is one the CLI makes too.
+    assert_eq!(read, [true, true, false, false, false, false]);
+}

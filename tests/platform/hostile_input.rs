@@ -81,7 +81,8 @@ async fn long_values_in_errors_are_quoted_short_and_break_no_one_elses_calls() {
     .await;
     assert_refused("a moment that does not read", &moment, "invalid_moment");
 
-    let identifier = "z".repeat(20_000);
+    // 12 KB: as long as a URI the gateway takes allows, far past what a message may quote.
+    let identifier = "z".repeat(12_000);
     let query = send(
         client
             .get(format!("{api}/pokemon/cards:search"))
@@ -89,6 +90,16 @@ async fn long_values_in_errors_are_quoted_short_and_break_no_one_elses_calls() {
     )
     .await;
     assert_refused("an unknown search field", &query, "invalid_query");
+    // 20 KB: the URI itself is refused, in the same error shape.
+    let identifier = "z".repeat(20_000);
+    let too_long = send(
+        client
+            .get(format!("{api}/pokemon/cards:search"))
+            .query(&[("q", format!("{identifier}:1"))]),
+    )
+    .await;
+    assert_eq!(too_long.0, 414, "{}", too_long.1);
+    assert_eq!(too_long.1["error"]["code"], "uri_too_long");
 
     // Many callers at once through the same gateway → service connections, a few of them
     // sending megabyte values: every ordinary call still answers. (Scripts admit a share of

@@ -60,6 +60,55 @@ async fn the_gateway_searches_and_explains_and_refuses_a_broken_query_with_its_p
         .await
         .expect("JSON");
     assert!(explained["tree"].is_object(), "{explained}");
+
+    // The explanation keeps its documented key order and integer positions on every call (it
+    // once went through a protobuf Struct: floats, and a map's order).
+    let explain = || async {
+        client
+            .get(format!("{base}/pokemon/cards:explain"))
+            .query(&[("q", "t:water (hp>=120 or is:ex) foo:bar order:name")])
+            .send()
+            .await
+            .expect("explain")
+            .text()
+            .await
+            .expect("a body")
+    };
+    let first = explain().await;
+    for _ in 0..5 {
+        assert_eq!(explain().await, first);
+    }
+    let explained: serde_json::Value = serde_json::from_str(&first).expect("JSON");
+    let keys: Vec<&str> = explained
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "query",
+            "tree",
+            "warnings",
+            "order",
+            "descending",
+            "uniquePrints",
+            "rankedByName"
+        ]
+    );
+    fn numbers(value: &serde_json::Value, found: &mut Vec<serde_json::Number>) {
+        match value {
+            serde_json::Value::Number(number) => found.push(number.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|v| numbers(v, found)),
+            serde_json::Value::Object(map) => map.values().for_each(|v| numbers(v, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    numbers(&explained, &mut found);
+    assert!(!found.is_empty(), "the tree has positions: {first}");
+    assert!(found.iter().all(|n| n.is_u64() || n.is_i64()), "{first}");
 }
 
 #[test]

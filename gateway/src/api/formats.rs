@@ -18,6 +18,7 @@ use proto::decks::v1::{
     TabooListRef, authority,
 };
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use utoipa::OpenApi;
 
@@ -33,7 +34,7 @@ pub fn routes() -> Router<AppState> {
 #[derive(Debug, OpenApi)]
 #[openapi(
     paths(check),
-    components(schemas(CheckBody)),
+    components(schemas(FormatCheckBody)),
     tags((name = "formats", description = "Declarative formats: checking decks against them"))
 )]
 pub struct FormatsDoc;
@@ -41,11 +42,13 @@ pub struct FormatsDoc;
 /// The body of `formats:check`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct CheckBody {
+pub struct FormatCheckBody {
     /// The format as documented in `spec/formats-and-rules.md`: `{"code", "name", "min_size",
-    /// "max_size", "copies", "banned", "restricted", "taboo_lists"}`.
+    /// "max_size", "copies", "banned", "restricted", "taboo_lists"}`; `code` and `name` are
+    /// required, the rest take the spec's defaults. Passed on as written, so the service reads
+    /// exactly what `turnier format check` reads from a file (a repeated key is refused).
     #[schema(value_type = Object)]
-    format: Value,
+    format: Box<RawValue>,
     /// The deck: `{"cards": [{"id": "storm-call", "count": 2}, {"id": "path", "count": 20,
     /// "copyLimit": 20}]}`; each card may also carry the `name` messages call it by.
     #[schema(value_type = Object)]
@@ -61,13 +64,13 @@ pub struct CheckBody {
     post,
     path = "/api/v1/formats:check",
     tag = "formats",
-    request_body = CheckBody,
+    request_body = FormatCheckBody,
     responses((status = 200, description = "`{\"valid\", \"tabooList\", \"cards\": {id: {\"bannedBy\", \"copyLimit\", \"restrictedBy\"}}, \"issues\": [{\"code\", \"card\", \"message\"}]}`"),
               (status = 400, description = "A format, deck or moment that fails to read (`invalid_format`, `invalid_deck`, `invalid_moment`)", body = crate::ErrorBody))
 )]
 async fn check(
     State(state): State<AppState>,
-    Json(body): Json<CheckBody>,
+    Json(body): Json<FormatCheckBody>,
 ) -> Result<Json<Value>, ApiError> {
     // The deck's JSON is the canonical proto3 JSON of `Deck`, so pbjson reads it; the rules of
     // a deck (shapes, counts, each card once) are the service's to apply.
@@ -82,7 +85,7 @@ async fn check(
         .clients()
         .decks()?
         .check_deck_against_format(CheckDeckAgainstFormatRequest {
-            format_json: body.format.to_string(),
+            format_json: body.format.get().to_owned(),
             deck: Some(deck),
             moment: body.at,
         })

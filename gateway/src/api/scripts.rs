@@ -44,7 +44,7 @@ pub fn routes() -> Router<AppState> {
 #[openapi(
     paths(check, run_card_rule, filter_card_pool, run_deck_rule, run_deckset_rule,
           resolve_pool_filters, run_calculator),
-    components(schemas(CheckBody, ScriptBody, CardRuleBody, CardPoolBody, DeckRuleBody,
+    components(schemas(ScriptCheckBody, ScriptBody, CardRuleBody, CardPoolBody, DeckRuleBody,
                         DecksetRuleBody, PoolFiltersBody, CalculatorBody)),
     tags((name = "scripts", description = "Ruleset and calculator scripts: safety check and sandboxed runs"))
 )]
@@ -53,7 +53,7 @@ pub struct ScriptsDoc;
 /// The body of `scripts:check`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct CheckBody {
+pub struct ScriptCheckBody {
     /// The JavaScript module source.
     source: String,
 }
@@ -200,12 +200,12 @@ fn rule(response: pb::RuleRunResponse) -> Json<Value> {
 }
 
 /// Runs the static safety check; a safe script is compiled and its hash returned.
-#[utoipa::path(post, path = "/api/v1/scripts:check", tag = "scripts", request_body = CheckBody,
+#[utoipa::path(post, path = "/api/v1/scripts:check", tag = "scripts", request_body = ScriptCheckBody,
     responses((status = 200, description = "`{\"safe\", \"issues\": [{\"code\", \"message\", \"line\", \"column\"}], \"hash\"?}`")))]
 async fn check(
     State(state): State<AppState>,
     client: ClientAddr,
-    Json(body): Json<CheckBody>,
+    Json(body): Json<ScriptCheckBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
         scripts(&state, client)?.check_script(pb::CheckScriptRequest {

@@ -121,5 +121,11 @@ async fn explain(
             query: params.q,
         })
         .await?;
-    Ok(Json(super::to_json(&response.explanation)?))
+    // The service wrote the explanation's JSON in its documented key order; read it as a
+    // value (kept in that order) so a malformed one is a 500, not a broken body.
+    let explanation: Value = serde_json::from_str(&response.explanation_json).map_err(|err| {
+        tracing::error!(error = %err, "the search service sent an explanation that is not JSON");
+        ApiError::internal()
+    })?;
+    Ok(Json(explanation))
 }

@@ -5,6 +5,7 @@
 
 mod http_metrics;
 mod json_errors;
+mod request_head;
 
 use std::time::Duration;
 
@@ -23,6 +24,7 @@ use tracing::Level;
 use crate::config::{CorsOrigins, GatewayConfig};
 
 pub use http_metrics::{HTTP_REQUEST_DURATION_SECONDS, HTTP_REQUESTS_TOTAL};
+pub use request_head::{MAX_HEADER_BYTES, MAX_URI_BYTES};
 
 /// The header that carries a request's id, generated when the client sends none.
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
@@ -59,6 +61,9 @@ where
         // Outside the error rewriting, the limit and the timeout, so that a browser can read
         // our error responses too, and a preflight is answered before any of them runs.
         .layer(cors(&config.cors_origins))
+        // Inside CORS (a browser reads the refusal) and before anything reads the request:
+        // an oversized URI or header set is refused in the JSON error shape.
+        .layer(axum::middleware::from_fn(request_head::bound_request_head))
         // Outside the timeout and the body limit (and around axum's own 404/405), because those
         // answer with bare statuses: this gives them the JSON error body.
         .layer(axum::middleware::from_fn_with_state(

@@ -20,6 +20,9 @@ pub enum Error {
     /// Building the index or running the query did not finish: a bug.
     #[error("the search did not finish: {0}")]
     TaskFailed(#[from] tokio::task::JoinError),
+    /// An explanation did not serialize as JSON: a bug, since it is plain data.
+    #[error("an explanation did not serialize: {0}")]
+    Unserializable(#[from] serde_json::Error),
 }
 
 impl From<Error> for Status {
@@ -37,7 +40,7 @@ impl From<Error> for Status {
             Error::MissingGame => Failure::invalid_argument("unknown_game", err.to_string())
                 .with_violation("game", "expected lor, pokemon or riftbound"),
             Error::Catalog(cause) => Failure::from_upstream("catalog", cause),
-            Error::TaskFailed(_) => {
+            Error::TaskFailed(_) | Error::Unserializable(_) => {
                 tracing::error!(error = %err, "internal error");
                 Failure::internal()
             }

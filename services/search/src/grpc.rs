@@ -120,9 +120,8 @@ impl Api {
         let explanation = index
             .explain(&request.query)
             .map_err(|err| Error::Search(err.into()))?;
-        let value = serde_json::to_value(&explanation).unwrap_or_default();
-        let explanation = serde_json::from_value(value).ok();
-        Ok(pb::ExplainQueryResponse { explanation })
+        let explanation_json = serde_json::to_string(&explanation)?;
+        Ok(pb::ExplainQueryResponse { explanation_json })
     }
 }
 
