@@ -116,6 +116,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tournament(command) => crate::tournament_cmd::run(command),
         // The sandbox over a script file and stdin; a card pool over a whole game reads the
         // local catalog, as `turnier deck import` does.
-        Command::Script(command) => crate::script_cmd::run(&local_catalog(), command).await,
+        Command::Script(command) => {
+            crate::script_cmd::run(&local_catalog(), &scripts, command).await
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! script, in this process (no server needed), with the interface issue 7 documents.
 //!
 //! - `check FILE` prints `{"safe": bool, "issues": [{"code", "message", "line", "column"}]}`
-//!   and exits 1 when the script is rejected.
+//!   and exits 1 when the script is rejected (by the static check, or because the engine
+//!   cannot compile it).
 //! - `run FILE --kind <card|deck|deckset|calculator|card-pool|pool-filters>` reads the
 //!   arguments as JSON on stdin (`{"card"}`, `{"deck", "cardsById"}`, `{"decks",
 //!   "cardsById"}`, `{"pile", "cardsById"}`, `{"cards"}` or `{"game"}` (every card of the
@@ -28,7 +29,8 @@ use crate::local::LocalCatalogSettings;
 /// `turnier script …`
 #[derive(Debug, Subcommand)]
 pub enum ScriptCommand {
-    /// Runs the static safety check on a script file and prints its issues as JSON.
+    /// Runs the safety check on a script file and prints its issues as JSON; a script the
+    /// static check passes is also compiled, and one that cannot be is rejected with why.
     ///
     /// Prints {"safe": bool, "issues": [{"code": "unsafe_global", "message", "line",
     /// "column"}]}; exits 1 when the script is rejected.
@@ -74,9 +76,17 @@ pub enum Kind {
 }
 
 /// Runs `turnier script …`; the sandbox runs on a blocking thread.
-pub async fn run(local: &LocalCatalogSettings, command: ScriptCommand) -> anyhow::Result<()> {
+pub async fn run(
+    local: &LocalCatalogSettings,
+    settings: &scripts::Settings,
+    command: ScriptCommand,
+) -> anyhow::Result<()> {
     let local = local.clone();
-    let (printed, failed) = tokio::task::spawn_blocking(move || answer(&local, command))
+    let limits = Limits {
+        compile_cache: settings.compile_cache(),
+        ..Limits::default()
+    };
+    let (printed, failed) = tokio::task::spawn_blocking(move || answer(&local, limits, command))
         .await
         .context("the script run stopped")?;
     println!("{printed}");
@@ -88,11 +98,23 @@ pub async fn run(local: &LocalCatalogSettings, command: ScriptCommand) -> anyhow
 }
 
 /// Returns what the command prints, and the failure message when it exits 1.
-fn answer(local: &LocalCatalogSettings, command: ScriptCommand) -> (Value, Option<String>) {
+fn answer(
+    local: &LocalCatalogSettings,
+    limits: Limits,
+    command: ScriptCommand,
+) -> (Value, Option<String>) {
     match command {
         ScriptCommand::Check { file } => match std::fs::read_to_string(&file) {
             Ok(source) => {
-                let report = scripts::domain::safety::check(&source);
+                // The same check as the service's: a script the static check passes is also
+                // compiled, so "safe" means it can run.
+                let checked = Runner::new(limits, TimeLimits::default())
+                    .map_err(|err| err.to_string())
+                    .and_then(|runner| runner.check(&source).map_err(|err| err.to_string()));
+                let report = match checked {
+                    Ok(checked) => checked.report,
+                    Err(message) => return error("internal", &message),
+                };
                 let failed = (!report.safe).then(|| {
                     format!(
                         "{} is not safe: {} issue(s)",
@@ -111,7 +133,7 @@ fn answer(local: &LocalCatalogSettings, command: ScriptCommand) -> (Value, Optio
             file,
             kind,
             timeout_ms,
-        } => match run_script(local, &file, kind, timeout_ms) {
+        } => match run_script(local, limits, &file, kind, timeout_ms) {
             Ok(printed) => (printed, None),
             Err(Failure { code, message }) => error(code, &message),
         },
@@ -149,6 +171,7 @@ fn error(code: &str, message: &str) -> (Value, Option<String>) {
 
 fn run_script(
     local: &LocalCatalogSettings,
+    limits: Limits,
     file: &Path,
     kind: Kind,
     timeout_ms: Option<u64>,
@@ -179,7 +202,7 @@ fn run_script(
             calculator: time,
         };
     }
-    let runner = Runner::new(Limits::default(), times).map_err(|err| Failure {
+    let runner = Runner::new(limits, times).map_err(|err| Failure {
         code: "internal",
         message: err.to_string(),
     })?;

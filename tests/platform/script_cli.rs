@@ -339,3 +339,75 @@ fn a_card_rule_runs_over_a_whole_local_catalog() {
             .is_some_and(|message| message.contains("chess"))
     );
 }
+
+/// `turnier script run` keeps the compiled plugin in the compile cache it is given, and runs
+/// the same from it; `off` compiles it in process.
+#[test]
+fn the_compiled_plugin_is_kept_between_runs_in_the_compile_cache() {
+    let script = Script::new("export default (deck) => Object.keys(deck).length === 1;");
+    let cache = tempfile::tempdir().expect("a temporary folder");
+    let dir = cache.path().join("wasmtime");
+    let setting = dir.to_str().expect("UTF-8").to_owned();
+    let files = |dir: &Path| -> usize {
+        fn count(dir: &Path) -> usize {
+            std::fs::read_dir(dir).map_or(0, |entries| {
+                entries
+                    .flatten()
+                    .map(|entry| {
+                        let path = entry.path();
+                        if path.is_dir() {
+                            count(&path)
+                        } else {
+                            // Wasmtime's worker keeps usage counters beside each entry.
+                            usize::from(path.extension().is_none_or(|ext| ext != "stats"))
+                        }
+                    })
+                    .sum()
+            })
+        }
+        count(&dir.join("modules"))
+    };
+    let input = json!({"deck": {"a": 1}, "cardsById": {}});
+    let run = |setting: &str| {
+        let env = [("TURNIER_SCRIPT_COMPILE_CACHE", setting)];
+        let args = ["script", "run", "script.js", "--kind", "deck"];
+        ok(&run_with_stdin(
+            script.path(),
+            &args,
+            &env,
+            &input.to_string(),
+        ))
+    };
+    assert_eq!(run(&setting), json!({"valid": true, "issues": []}));
+    let kept = files(&dir);
+    assert_eq!(kept, 2, "the instrumented plugin and its snapshot");
+    assert_eq!(run(&setting), json!({"valid": true, "issues": []}));
+    assert_eq!(files(&dir), kept, "the second run compiled nothing new");
+
+    // Off, the plugin is compiled in process and nothing is kept.
+    assert_eq!(run("off"), json!({"valid": true, "issues": []}));
+    assert_eq!(files(&dir), kept);
+}
+
+/// A script the static check passes but the engine cannot compile (nesting deeper than its
+/// parser takes) is not safe: the check says why instead of `safe: true`.
+#[test]
+fn check_refuses_a_script_nested_too_deeply_to_compile() {
+    let depth = 5_000;
+    let source = format!(
+        "export default () => {}1{};\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let script = Script::new(&source);
+    let output = script.check();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let report = json_out(&output);
+    assert_eq!(report["safe"], false, "{report}");
+    assert_eq!(report["issues"][0]["code"], "invalid_syntax");
+    let message = report["issues"][0]["message"].as_str().expect("a message");
+    assert!(message.contains("cannot be compiled"), "{message}");
+    // Shallow nesting still passes.
+    let shallow = Script::new("export default () => [[[[1]]]];\n");
+    assert_eq!(ok(&shallow.check())["safe"], true);
+}

@@ -160,3 +160,90 @@ async fn a_card_rule_runs_over_a_whole_catalog() {
         assert!(text.contains(message), "{answer}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn arguments_that_must_be_objects_are_refused_before_a_run() {
+    let platform = support::SamplePlatform::start().await;
+    let base = &platform.api;
+    let script = json!({"source": "export default () => true;"});
+    let cases = [
+        (
+            "runCardRule",
+            json!({"script": script, "card": 7}),
+            "`card` must be a JSON object, found a number",
+        ),
+        (
+            "runCardRule",
+            json!({"script": script, "card": {}, "context": "x"}),
+            "`context` must be a JSON object, found a string",
+        ),
+        (
+            "runDeckRule",
+            json!({"script": script, "deck": null, "cardsById": {}}),
+            "`deck` must be a JSON object, found null",
+        ),
+        (
+            "runDeckRule",
+            json!({"script": script, "deck": {}, "cardsById": [1]}),
+            "`cardsById` must be a JSON object, found an array",
+        ),
+        (
+            "runDecksetRule",
+            json!({"script": script, "decks": [{}, 3], "cardsById": {}}),
+            "`decks` must be an array of deck objects",
+        ),
+        (
+            "runCalculator",
+            json!({"script": script, "pile": true, "cardsById": {}}),
+            "`pile` must be a JSON object, found a boolean",
+        ),
+        (
+            "resolvePoolFilters",
+            json!({"script": script, "game": "riftbound", "input": "lineup"}),
+            "`input` must be a JSON object, found a string",
+        ),
+        (
+            "filterCardPool",
+            json!({"script": script, "cards": [{}, "card"]}),
+            "must be a JSON array of card objects",
+        ),
+    ];
+    for (route, body, message) in cases {
+        let (status, answer) = post(base, route, &body).await;
+        assert_eq!(status, 400, "{route} {body}: {answer}");
+        assert_eq!(
+            answer["error"]["code"], "invalid_argument",
+            "{route}: {answer}"
+        );
+        let said = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            said.contains(message),
+            "{route}: {said:?} should say {message:?}"
+        );
+    }
+    // The objects themselves still run.
+    let (status, answer) = post(base, "runCardRule", &json!({"script": script, "card": {}})).await;
+    assert_eq!(
+        (status, answer),
+        (200, json!({"valid": true, "issues": []}))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_script_too_deeply_nested_to_compile_is_not_safe_and_gets_no_hash() {
+    let platform = support::SamplePlatform::start().await;
+    let depth = 5_000;
+    let source = format!(
+        "export default () => {}1{};\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let (status, checked) = post(&platform.api, "check", &json!({ "source": source })).await;
+    assert_eq!(status, 200, "{checked}");
+    assert_eq!(checked["safe"], false, "{checked}");
+    assert!(checked.get("hash").is_none(), "{checked}");
+    assert_eq!(checked["issues"][0]["code"], "invalid_syntax");
+    assert_eq!(checked["issues"][0]["line"], 1);
+    let message = checked["issues"][0]["message"].as_str().expect("a message");
+    assert!(message.contains("cannot be compiled"), "{message}");
+}

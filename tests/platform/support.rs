@@ -51,6 +51,12 @@ pub fn turnier() -> Command {
         command.env("PATH", path);
     }
     command.env("RUST_LOG", "info");
+    // Every process these tests start creates a sandbox; one compile cache for the whole test
+    // run (in Cargo's scratch folder for tests) spares each of them compiling the plugin.
+    command.env(
+        "TURNIER_SCRIPT_COMPILE_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/wasmtime-cache"),
+    );
     command
 }
 

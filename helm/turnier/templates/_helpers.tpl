@@ -171,6 +171,7 @@ extraEnv comes last and wins over the chart's own keys.
   "TURNIER_SHUTDOWN_DELAY_SECS" ($c.shutdownDelaySecs | int64 | toString)
   "TURNIER_SHUTDOWN_GRACE_SECS" ($c.shutdownGraceSecs | int64 | toString)
   "TURNIER_MIGRATE_ON_START" (ternary "false" "true" (.Values.migration.enabled | default false))
+  "TURNIER_SCRIPT_COMPILE_CACHE" "/var/lib/turnier/wasmtime"
 -}}
 {{- range $role := splitList " " (include "turnier.roles" .) }}
 {{- if ne $role "gateway" }}

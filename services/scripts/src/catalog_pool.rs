@@ -39,8 +39,14 @@ impl CardPool {
         CardPool::from_values(&cards).ok()
     }
 
-    /// Writes card objects already parsed as the pool's JSON.
+    /// Writes card objects already parsed as the pool's JSON; a card that is not a JSON object
+    /// is refused, as a card rule's one card is.
     pub fn from_values(cards: &[Value]) -> Result<CardPool, serde_json::Error> {
+        if let Some(at) = cards.iter().position(|card| !card.is_object()) {
+            return Err(serde::de::Error::custom(format_args!(
+                "card {at} is not a JSON object"
+            )));
+        }
         Ok(CardPool {
             ids: cards
                 .iter()
@@ -101,18 +107,12 @@ mod tests {
     fn a_sent_pool_keeps_each_cards_json_in_order_with_its_string_id() {
         let pool = CardPool::from_json(
             r#"[{"name": "A", "id": "a-1", "deep": {"id": "not this"}}, {"name": "B"},
-                {"id": 7}, "not a card", {"z": 1, "id": "z-9"}]"#,
+                {"id": 7}, {"z": 1, "id": "z-9"}]"#,
         )
         .expect("an array");
         assert_eq!(
             pool.ids,
-            [
-                Some("a-1".to_owned()),
-                None,
-                None,
-                None,
-                Some("z-9".to_owned())
-            ]
+            [Some("a-1".to_owned()), None, None, Some("z-9".to_owned())]
         );
         let texts: Vec<&str> = pool.cards.iter().map(|card| card.get()).collect();
         assert_eq!(
@@ -121,11 +121,13 @@ mod tests {
                 r#"{"name":"A","id":"a-1","deep":{"id":"not this"}}"#,
                 r#"{"name":"B"}"#,
                 r#"{"id":7}"#,
-                r#""not a card""#,
                 r#"{"z":1,"id":"z-9"}"#
             ]
         );
         assert!(CardPool::from_json("[]").is_some_and(|pool| pool.cards.is_empty()));
+        // Every card is an object, as a card rule's one card is.
+        assert!(CardPool::from_json(r#"[{"id": "a"}, "not a card"]"#).is_none());
+        assert!(CardPool::from_values(&[serde_json::json!(null)]).is_err());
     }
 
     #[test]

@@ -74,6 +74,7 @@ impl Api {
             memory_bytes: usize::try_from(settings.memory_mib)
                 .unwrap_or(usize::MAX)
                 .saturating_mul(1 << 20),
+            compile_cache: settings.compile_cache(),
             ..Limits::default()
         };
         Self {
@@ -241,7 +242,7 @@ impl Api {
         request: pb::CheckScriptRequest,
     ) -> Result<pb::CheckScriptResponse, Error> {
         let checked = self
-            .blocking(call, move |runner| Ok(runner.check(&request.source)))
+            .blocking(call, move |runner| Ok(runner.check(&request.source)?))
             .await?;
         Ok(pb::CheckScriptResponse {
             safe: checked.report.safe,

@@ -46,7 +46,8 @@ impl Mount for Scripts {
         settings: &Self::Settings,
     ) -> Result<(), MountError> {
         let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
-        let api = grpc::Api::new(*settings).with_catalog(catalog_pool::CatalogPools::new(catalog));
+        let api =
+            grpc::Api::new(settings.clone()).with_catalog(catalog_pool::CatalogPools::new(catalog));
         let halting = api.clone();
         let grace_over = deps.shutdown.wait_expired();
         tokio::spawn(async move {

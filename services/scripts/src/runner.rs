@@ -265,16 +265,32 @@ impl Runner {
     }
 
     /// Runs the safety check; a safe script is compiled and kept, and its hash returned.
-    pub fn check(&self, source: &str) -> Checked {
+    ///
+    /// A script the check passes but the engine cannot compile (nesting deeper than the
+    /// engine's parser takes, a name the sandbox reserves) is not safe to save either: its
+    /// report says why in one `invalid_syntax` issue, so "safe" always means "runs". A compile
+    /// that could not be tried (the sandbox busy or shutting down) is an error, not a verdict.
+    pub fn check(&self, source: &str) -> Result<Checked, RunFailure> {
         let report = safety::check(source);
-        let hash = if report.safe {
-            self.compile(&ScriptRef::Source(source.to_owned()), Purpose::Rule)
-                .ok()
-                .map(|_| Self::hash(source))
-        } else {
-            None
-        };
-        Checked { report, hash }
+        if !report.safe {
+            return Ok(Checked { report, hash: None });
+        }
+        match self.compile(&ScriptRef::Source(source.to_owned()), Purpose::Rule) {
+            Ok(_) => Ok(Checked {
+                report,
+                hash: Some(Self::hash(source)),
+            }),
+            Err(
+                failure @ (RunFailure::ScriptError(_)
+                | RunFailure::Timeout(_)
+                | RunFailure::OutOfMemory(_)
+                | RunFailure::OutputTooLarge(_)),
+            ) => Ok(Checked {
+                report: SafetyReport::cannot_compile(&failure.to_string()),
+                hash: None,
+            }),
+            Err(failure) => Err(failure),
+        }
     }
 
     /// Runs a card rule on one card.
@@ -288,7 +304,7 @@ impl Runner {
             script,
             Purpose::Rule,
             ScriptKind::Card,
-            args([card], context),
+            args([object("card", card)?], context)?,
             self.times.rule,
         )?;
         rule(Scope::Card, outcome)
@@ -420,7 +436,10 @@ impl Runner {
             script,
             Purpose::Rule,
             ScriptKind::Deck,
-            args([deck, cards_by_id], context),
+            args(
+                [object("deck", deck)?, object("cardsById", cards_by_id)?],
+                context,
+            )?,
             self.times.rule,
         )?;
         rule(Scope::Deck, outcome)
@@ -434,16 +453,19 @@ impl Runner {
         cards_by_id: Value,
         context: Option<Value>,
     ) -> Result<RuleResult, RunFailure> {
-        if !decks.is_array() {
+        let all_objects = decks
+            .as_array()
+            .is_some_and(|decks| decks.iter().all(Value::is_object));
+        if !all_objects {
             return Err(RunFailure::InvalidArgument(
-                "`decks` must be an array of decks".to_owned(),
+                "`decks` must be an array of deck objects".to_owned(),
             ));
         }
         let outcome = self.single(
             script,
             Purpose::Rule,
             ScriptKind::Deckset,
-            args([decks, cards_by_id], context),
+            args([decks, object("cardsById", cards_by_id)?], context)?,
             self.times.rule,
         )?;
         rule(Scope::Deckset, outcome)
@@ -461,7 +483,7 @@ impl Runner {
             script,
             Purpose::PoolFilters,
             ScriptKind::PoolFilters,
-            args([input], context),
+            args([object("input", input)?], context)?,
             self.times.rule,
         )?;
         let value = returned(outcome).map_err(RunFailure::ScriptError)?;
@@ -480,7 +502,10 @@ impl Runner {
             script,
             Purpose::Calculator,
             ScriptKind::Calculator,
-            args([pile, cards_by_id], context),
+            args(
+                [object("pile", pile)?, object("cardsById", cards_by_id)?],
+                context,
+            )?,
             self.times.calculator,
         )?;
         let value = returned(outcome).map_err(RunFailure::ScriptError)?;
@@ -596,9 +621,35 @@ impl Runner {
     }
 }
 
-/// The entry point's arguments: the given ones, then the context when there is one.
-fn args<const N: usize>(given: [Value; N], context: Option<Value>) -> Vec<Value> {
-    given.into_iter().chain(context).collect()
+/// The entry point's arguments: the given ones, then the context when there is one; a
+/// context, like every argument but a deck set, is a JSON object.
+fn args<const N: usize>(
+    given: [Value; N],
+    context: Option<Value>,
+) -> Result<Vec<Value>, RunFailure> {
+    let context = context
+        .map(|context| object("context", context))
+        .transpose()?;
+    Ok(given.into_iter().chain(context).collect())
+}
+
+/// Returns `value` when it is a JSON object: a card, a deck, a pile, the cards by id and a
+/// context are objects in every script's contract, so anything else is refused before a run
+/// rather than handed to a script that would read `undefined` from it.
+fn object(name: &str, value: Value) -> Result<Value, RunFailure> {
+    if value.is_object() {
+        return Ok(value);
+    }
+    let found = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) | Value::Object(_) => "an array",
+    };
+    Err(RunFailure::InvalidArgument(format!(
+        "`{name}` must be a JSON object, found {found}"
+    )))
 }
 
 /// Normalizes a rule's outcome; a throw is an error, not issues.

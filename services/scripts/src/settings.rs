@@ -7,7 +7,7 @@
 //! [`crate::grpc::Api::new`] turns them into sandbox limits.
 
 /// The scripts service's settings, as given on the command line or in the environment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 #[command(next_help_heading = "Scripts service settings")]
 // Every crate names its struct `Settings`; the group clap derives from it needs its own id.
 #[group(id = "scripts_settings")]
@@ -61,9 +61,27 @@ pub struct Settings {
         value_parser = kit::config::whole_number(0..=60_000_u64)
     )]
     pub queue_wait_ms: u64,
+    /// Where the sandbox keeps the plugin's compiled machine code between processes, so a
+    /// process (`turnier script run`, a restarted server) starts without compiling it again;
+    /// `off` for never (default: $XDG_CACHE_HOME/turnier/wasmtime, else
+    /// ~/.cache/turnier/wasmtime).
+    #[arg(
+        long = "script-compile-cache",
+        env = "TURNIER_SCRIPT_COMPILE_CACHE",
+        value_name = "DIR|off",
+        value_parser = crate::sandbox::CompileCache::parse
+    )]
+    pub compile_cache: Option<crate::sandbox::CompileCache>,
 }
 
 impl Settings {
+    /// Returns the compile cache given, or the user's default one.
+    pub fn compile_cache(&self) -> crate::sandbox::CompileCache {
+        self.compile_cache
+            .clone()
+            .unwrap_or_else(crate::sandbox::CompileCache::user_default)
+    }
+
     /// Returns the admission limits these settings give: the concurrency as slots, the share
     /// and queue given or their defaults.
     pub fn admission(&self) -> crate::domain::admission::Limits {
@@ -124,6 +142,7 @@ mod tests {
             ("TURNIER_SCRIPT_CALLER_SHARE", "3"),
             ("TURNIER_SCRIPT_QUEUE", "0"),
             ("TURNIER_SCRIPT_QUEUE_WAIT_MS", "500"),
+            ("TURNIER_SCRIPT_COMPILE_CACHE", "/var/cache/turnier"),
         ])
         .expect("valid");
         assert_eq!(
@@ -134,6 +153,9 @@ mod tests {
                 caller_share: Some(3),
                 queue: Some(0),
                 queue_wait_ms: 500,
+                compile_cache: Some(crate::sandbox::CompileCache::Dir(
+                    "/var/cache/turnier".into()
+                )),
             }
         );
         assert_eq!(
@@ -143,6 +165,18 @@ mod tests {
                 share: 3,
                 queue: 0,
             }
+        );
+    }
+
+    #[test]
+    fn the_compile_cache_is_off_or_a_directory_and_defaults_to_the_user_s() {
+        let off = parse(&[("TURNIER_SCRIPT_COMPILE_CACHE", "off")]).expect("valid");
+        assert_eq!(off.compile_cache(), crate::sandbox::CompileCache::Off);
+        let unset = parse(&[]).expect("valid");
+        assert_eq!(unset.compile_cache, None);
+        assert_eq!(
+            unset.compile_cache(),
+            crate::sandbox::CompileCache::user_default()
         );
     }
 

@@ -34,6 +34,7 @@ fn settings(concurrency: u32, queue_wait_ms: u64) -> scripts::Settings {
         caller_share: None,
         queue: None,
         queue_wait_ms,
+        compile_cache: None,
     }
 }
 

@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 use std::time::{Duration, SystemTime};
 
 use scripts::sandbox::{
-    Cancel, DriverOutput, DriverOutputError, Limits, Outcome, RunError, RunOptions, Sandbox,
-    ScriptKind, program, request,
+    Cancel, CompileCache, DriverOutput, DriverOutputError, Limits, Outcome, RunError, RunOptions,
+    Sandbox, ScriptKind, program, request,
 };
 use serde_json::{Value, json};
 
@@ -855,4 +855,76 @@ proptest::proptest! {
             returned(json!([value, true]))
         );
     }
+}
+
+/// A second sandbox with the same compile cache compiles nothing: both modules (the instrumented
+/// plugin and its snapshot) come back from the cache, and it runs scripts as the first one does.
+#[test]
+fn a_second_sandbox_reads_the_plugin_from_the_compile_cache() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let limits = Limits {
+        instances: 2,
+        compile_cache: CompileCache::Dir(dir.path().join("wasmtime")),
+        ..Limits::default()
+    };
+    let first = Sandbox::new(limits.clone()).expect("the sandbox starts");
+    assert_eq!(
+        first.compile_cache_counts(),
+        Some((0, 2)),
+        "both compiled once"
+    );
+    let second = Sandbox::new(limits).expect("the sandbox starts again");
+    assert_eq!(
+        second.compile_cache_counts(),
+        Some((2, 0)),
+        "both read back"
+    );
+
+    let source = "const __turnier_default = (card) => card.hp > 100;";
+    for sandbox in [&first, &second] {
+        let bytecode = sandbox.compile(&program(source)).expect("compiles");
+        let output = sandbox
+            .run(
+                &bytecode,
+                &request(ScriptKind::Card, &[json!({"hp": 120})]),
+                options(),
+            )
+            .expect("runs");
+        assert_eq!(
+            DriverOutput::parse(&output.stdout).expect("one line"),
+            DriverOutput::Single(Outcome::Returned(json!(true)))
+        );
+    }
+    // A sandbox without a cache says so.
+    assert_eq!(SANDBOX.compile_cache_counts(), None);
+}
+
+/// A cache directory that cannot be created is a slower start, not a failure.
+#[test]
+fn an_unusable_compile_cache_only_costs_the_compile() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "not a directory").expect("written");
+    let sandbox = Sandbox::new(Limits {
+        instances: 1,
+        compile_cache: CompileCache::Dir(file.join("wasmtime")),
+        ..Limits::default()
+    })
+    .expect("the sandbox starts without its cache");
+    assert_eq!(sandbox.compile_cache_counts(), None);
+}
+
+#[test]
+fn a_compile_cache_setting_is_off_or_an_absolute_directory() {
+    assert_eq!(CompileCache::parse("off"), Ok(CompileCache::Off));
+    assert_eq!(CompileCache::parse(" OFF "), Ok(CompileCache::Off));
+    assert!(CompileCache::parse("").is_err());
+    let Ok(CompileCache::Dir(dir)) = CompileCache::parse("cache/here") else {
+        panic!("a directory")
+    };
+    assert!(
+        dir.is_absolute() && dir.ends_with("cache/here"),
+        "{}",
+        dir.display()
+    );
 }

@@ -46,6 +46,7 @@ fn settings() -> scripts::Settings {
         caller_share: None,
         queue: None,
         queue_wait_ms: 2000,
+        compile_cache: None,
     }
 }
 

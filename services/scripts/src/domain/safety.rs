@@ -174,7 +174,30 @@ impl SafetyReport {
             issues,
         }
     }
+
+    /// Returns the report of a script that passes the check but that the engine cannot
+    /// compile, `reason` saying why (its first [`MAX_REASON_BYTES`] bytes): one
+    /// `invalid_syntax` issue at the script's start, as the engine gives no position.
+    pub fn cannot_compile(reason: &str) -> Self {
+        let mut end = reason.len().min(MAX_REASON_BYTES);
+        while !reason.is_char_boundary(end) {
+            end -= 1;
+        }
+        let cut = if end < reason.len() { "…" } else { "" };
+        Self::from_issues(vec![SafetyIssue {
+            code: IssueCode::InvalidSyntax,
+            message: format!(
+                "the script passes the safety check but cannot be compiled to run: {}{cut}",
+                &reason[..end]
+            ),
+            line: 1,
+            column: 1,
+        }])
+    }
 }
+
+/// The most of an engine's reason quoted in [`SafetyReport::cannot_compile`].
+pub const MAX_REASON_BYTES: usize = 400;
 
 /// Checks a script's source against the sandbox's allowlists.
 pub fn check(source: &str) -> SafetyReport {

@@ -30,6 +30,13 @@
 //! for the 512 KiB Wasmtime lets a run use. Creating a sandbox compiles the plugin twice
 //! (about 1 s in release builds on 2 cores, 2 s in debug builds): create one per process and
 //! clone it, the clones share everything.
+//!
+//! Both compiles go through Wasmtime's own compilation cache when [`Limits::compile_cache`]
+//! names a directory: its entries are keyed by the module's bytes, the engine's settings and
+//! Wasmtime's version, so a process that finds the plugin compiled before (the same binary,
+//! the same settings) only reads it back, and `turnier script run` starts in milliseconds
+//! instead of a second or more. A cache that cannot be used is only a slower start, never a
+//! failure.
 
 mod cache;
 mod cancel;
@@ -38,6 +45,7 @@ mod preinit;
 mod program;
 mod wasi;
 
+use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -85,6 +93,70 @@ pub struct Limits {
     pub instances: u32,
     /// Compiled programs kept in the cache.
     pub cached_programs: usize,
+    /// Where the plugin's compiled machine code is kept between processes.
+    pub compile_cache: CompileCache,
+}
+
+/// Where Wasmtime keeps compiled modules between processes: the plugin is compiled twice when a
+/// sandbox is created (the instrumented module for pre-initialization, then its snapshot), and
+/// a cache turns both into reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CompileCache {
+    /// Compile on every start.
+    #[default]
+    Off,
+    /// Keep compiled modules in this directory (an absolute path; created when missing).
+    Dir(PathBuf),
+}
+
+impl CompileCache {
+    /// The cache a user's tools share: `$XDG_CACHE_HOME/turnier/wasmtime`, else
+    /// `$HOME/.cache/turnier/wasmtime`; off when neither is set (absolute).
+    pub fn user_default() -> Self {
+        let absolute = |name: &str| {
+            std::env::var_os(name)
+                .map(PathBuf::from)
+                .filter(|path| path.is_absolute())
+        };
+        absolute("XDG_CACHE_HOME")
+            .or_else(|| absolute("HOME").map(|home| home.join(".cache")))
+            .map_or(Self::Off, |cache| {
+                Self::Dir(cache.join("turnier").join("wasmtime"))
+            })
+    }
+
+    /// Reads a setting: `off`, or a directory (made absolute against the working directory).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("off") {
+            return Ok(Self::Off);
+        }
+        if text.is_empty() {
+            return Err("expected a directory or `off`".to_owned());
+        }
+        std::path::absolute(text)
+            .map(Self::Dir)
+            .map_err(|err| format!("`{text}` is not a usable path: {err}"))
+    }
+
+    /// Wasmtime's cache for this setting; `None` when off or when the directory cannot be used
+    /// (logged: the sandbox then compiles as if the cache were off).
+    fn open(&self) -> Option<wasmtime::Cache> {
+        let Self::Dir(dir) = self else { return None };
+        let mut config = wasmtime::CacheConfig::new();
+        config.with_directory(dir);
+        match wasmtime::Cache::new(config) {
+            Ok(cache) => Some(cache),
+            Err(err) => {
+                tracing::warn!(
+                    directory = %dir.display(),
+                    error = %format!("{err:#}"),
+                    "the compile cache cannot be used; compiling the plugin without it"
+                );
+                None
+            }
+        }
+    }
 }
 
 impl Default for Limits {
@@ -96,6 +168,7 @@ impl Default for Limits {
             compile_time: Duration::from_secs(5),
             instances: 64,
             cached_programs: 256,
+            compile_cache: CompileCache::Off,
         }
     }
 }
@@ -246,6 +319,8 @@ struct Inner {
     instance_pre: InstancePre<RunState>,
     limits: Limits,
     cache: BytecodeCache,
+    /// Wasmtime's compilation cache, when one is used: its hits and misses, for tests.
+    compile_cache: Option<wasmtime::Cache>,
     /// Set by [`Sandbox::halt`]: every run and compile stops, and none starts again.
     halt: Cancel,
 }
@@ -267,8 +342,10 @@ impl Sandbox {
             .total_memories(limits.instances)
             .total_tables(limits.instances)
             .max_memory_size(limits.memory_bytes);
+        let compile_cache = limits.compile_cache.open();
         let mut config = Config::new();
         config
+            .cache(compile_cache.clone())
             .epoch_interruption(true)
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         // A debug build (tests, development) compiles the plugin without Cranelift's
@@ -281,7 +358,7 @@ impl Sandbox {
 
         let mut linker = Linker::new(&engine);
         wasi::add_to_linker(&mut linker).map_err(engine_error)?;
-        let wasm = preinit::preinitialize(&limits, PLUGIN)?;
+        let wasm = preinit::preinitialize(&limits, PLUGIN, compile_cache.clone())?;
         let module = Module::new(&engine, &wasm).map_err(engine_error)?;
         let instance_pre = linker.instantiate_pre(&module).map_err(engine_error)?;
 
@@ -289,11 +366,21 @@ impl Sandbox {
             engine,
             instance_pre,
             cache: BytecodeCache::new(limits.cached_programs),
+            compile_cache,
             limits,
             halt: Cancel::new(),
         });
         start_ticker(Arc::downgrade(&inner)).map_err(SandboxError::Ticker)?;
         Ok(Sandbox { inner })
+    }
+
+    /// How many of this sandbox's module compiles its compilation cache answered, and how
+    /// many it had to compile and store; `None` without a cache.
+    pub fn compile_cache_counts(&self) -> Option<(usize, usize)> {
+        self.inner
+            .compile_cache
+            .as_ref()
+            .map(|cache| (cache.cache_hits(), cache.cache_misses()))
     }
 
     /// Returns the limits this sandbox enforces.

@@ -25,13 +25,21 @@ use super::{Limits, SandboxError};
 const INIT_FUNC: &str = "initialize-runtime";
 
 /// Returns the pre-initialized plugin module, built from the raw `plugin` bytes.
-pub(super) fn preinitialize(limits: &Limits, plugin: &[u8]) -> Result<Vec<u8>, SandboxError> {
+///
+/// `cache` is Wasmtime's compilation cache, shared with the sandbox's own engine: Wizer's
+/// instrumentation is deterministic, so a process that compiled the instrumented module before
+/// finds it there.
+pub(super) fn preinitialize(
+    limits: &Limits,
+    plugin: &[u8],
+    cache: Option<wasmtime::Cache>,
+) -> Result<Vec<u8>, SandboxError> {
     let failed =
         |stage: &str, err: wasmtime::Error| SandboxError::PreInit(format!("{stage}: {err:#}"));
     // The instrumented module runs once, for milliseconds: compiling it without optimizations
     // saves startup time and changes nothing in the snapshot (the memory and globals it leaves).
     let mut config = Config::new();
-    config.cranelift_opt_level(OptLevel::None);
+    config.cranelift_opt_level(OptLevel::None).cache(cache);
     let engine = Engine::new(&config).map_err(|err| failed("configuring the engine", err))?;
     let mut linker = Linker::new(&engine);
     wasi::add_to_linker(&mut linker).map_err(|err| failed("linking WASI", err))?;
