@@ -88,6 +88,8 @@ pub async fn serve(local: &LocalCatalogSettings, services: &[Service]) -> anyhow
             ShutdownTiming::default(),
             deps.readiness.clone(),
             Shutdown::new(),
+            // The local catalog and search take no tokens.
+            kit::auth::AuthLayer::without_accounts(),
         )
         .await;
         if let Err(err) = served {

@@ -136,8 +136,10 @@ pub async fn serve(
         let shutdown = shutdown.clone();
         let timing = config.shutdown;
         let readiness = deps.readiness.clone();
+        let auth = deps.auth_layer();
         tasks.spawn(async move {
-            kit::server::serve(listener, &services, routes, timing, readiness, shutdown).await?;
+            kit::server::serve(listener, &services, routes, timing, readiness, shutdown, auth)
+                .await?;
             Ok("gRPC server")
         });
     }

@@ -54,6 +54,12 @@ pub mod tournaments {
     }
 }
 #[allow(missing_docs, clippy::all)]
+pub mod accounts {
+    pub mod v1 {
+        tonic::include_proto!("turnier.accounts.v1");
+    }
+}
+#[allow(missing_docs, clippy::all)]
 pub mod calculators {
     pub mod v1 {
         tonic::include_proto!("turnier.calculators.v1");

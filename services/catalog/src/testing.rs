@@ -19,6 +19,7 @@ pub async fn serve(store: Store) -> String {
         kit::server::ShutdownTiming::default(),
         kit::server::Readiness::default(),
         kit::shutdown::Shutdown::new(),
+        kit::auth::AuthLayer::without_accounts(),
     ));
     url
 }

@@ -42,6 +42,7 @@ async fn client() -> DeckServiceClient<Channel> {
         kit::server::ShutdownTiming::default(),
         deps.readiness.clone(),
         kit::shutdown::Shutdown::new(),
+        kit::auth::AuthLayer::without_accounts(),
     ));
     DeckServiceClient::connect(url).await.expect("connect")
 }

@@ -1,6 +1,6 @@
 //! Plumbing shared by every Turnier service: configuration, telemetry, metrics, the gRPC
 //! server bootstrap and channels, one typed client per service (`clients`), the error model
-//! on the wire (`status`), who a request is for (`caller`), and (behind features) databases, the job queue and test support.
+//! on the wire (`status`), who a request is for (`caller`) and who makes it (`auth`, with the one ownership rule in `access`), and (behind features) databases, the job queue and test support.
 //!
 //! Nothing here knows about cards, decks or tournaments: domain types live in the service
 //! crates, and the one value they share (the game) in `proto::game`. Services meet only here
@@ -8,6 +8,8 @@
 //! `turnier` binary uses it to decide what to serve. The gateway uses it without the `db` and
 //! `queue` features, so it links no database driver.
 
+pub mod access;
+pub mod auth;
 pub mod cache;
 pub mod caller;
 pub mod client;
@@ -23,5 +25,6 @@ pub mod services;
 pub mod shutdown;
 pub mod status;
 pub mod telemetry;
+pub mod timestamp;
 #[cfg(feature = "testing")]
 pub mod testing;

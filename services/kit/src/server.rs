@@ -61,6 +61,9 @@ pub struct Deps {
     /// Whether each service is ready: a service that warms a cache holds its readiness until
     /// the cache is built.
     pub readiness: Readiness,
+    /// Who the bearer tokens of requests are (the accounts service), if the process knows
+    /// where to ask.
+    pub verifier: Option<crate::auth::Verifier>,
 }
 
 impl Deps {
@@ -72,6 +75,23 @@ impl Deps {
             #[cfg(feature = "db")]
             db: None,
             readiness: Readiness::default(),
+            verifier: None,
+        }
+    }
+
+    /// Returns these dependencies with the verifier of bearer tokens.
+    #[must_use]
+    pub fn with_verifier(mut self, verifier: crate::auth::Verifier) -> Self {
+        self.verifier = Some(verifier);
+        self
+    }
+
+    /// Returns the auth layer the process's gRPC server runs every request through: verifying
+    /// with [`Deps::verifier`], or refusing every token when there is none.
+    pub fn auth_layer(&self) -> crate::auth::AuthLayer {
+        match &self.verifier {
+            Some(verifier) => crate::auth::AuthLayer::new(verifier.clone()),
+            None => crate::auth::AuthLayer::without_accounts(),
         }
     }
 
@@ -202,7 +222,8 @@ pub enum ServerError {
 /// protocol and server reflection, until `shutdown` fires and requests in flight drain, or
 /// the grace period of `timing` is over (or `shutdown` expires otherwise): then it expires
 /// `shutdown`, so that what still runs stops, and returns. Each service is SERVING while
-/// nothing holds its `readiness`.
+/// nothing holds its `readiness`. Every request passes `auth` first (`crate::auth`): its
+/// handler gets its [`crate::auth::Caller`], and a bad token never reaches it.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     services: &[Service],
@@ -210,6 +231,7 @@ pub async fn serve(
     timing: ShutdownTiming,
     readiness: Readiness,
     shutdown: Shutdown,
+    auth: crate::auth::AuthLayer,
 ) -> Result<(), ServerError> {
     let addr = listener
         .local_addr()
@@ -255,6 +277,7 @@ pub async fn serve(
             span
         })
         .layer(GrpcMetricsLayer)
+        .layer(auth)
         .add_routes(routes.routes())
         .serve_with_incoming_shutdown(incoming(listener), drain);
 
@@ -460,6 +483,7 @@ mod tests {
             timing,
             readiness.clone(),
             shutdown.clone(),
+            crate::auth::AuthLayer::without_accounts(),
         ));
         wait_for_health(addr, Service::Search, ServingStatus::NotServing).await;
         wait_for_health(addr, Service::Catalog, ServingStatus::Serving).await;

@@ -53,6 +53,7 @@ async fn serve(api: &Api) -> ScriptServiceClient<Channel> {
         kit::server::ShutdownTiming::default(),
         kit::server::Readiness::default(),
         kit::shutdown::Shutdown::new(),
+        kit::auth::AuthLayer::without_accounts(),
     ));
     // The sandbox is created before the first request, so that no wait below includes it.
     api.warm_up().await.expect("the sandbox starts");

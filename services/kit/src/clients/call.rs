@@ -103,6 +103,8 @@ macro_rules! client {
             options: $crate::clients::call::CallOptions,
             /// The client every call is made for, named in its metadata (`crate::caller`).
             caller: Option<std::net::IpAddr>,
+            /// The token every call is made with, sent as its `authorization` (`crate::auth`).
+            bearer: Option<$crate::auth::Bearer>,
         }
 
         impl $name {
@@ -121,6 +123,7 @@ macro_rules! client {
                         .max_decoding_message_size(options.max_decoding_bytes),
                     options,
                     caller: None,
+                    bearer: None,
                 }
             }
 
@@ -131,6 +134,17 @@ macro_rules! client {
             pub fn on_behalf_of(&self, caller: Option<std::net::IpAddr>) -> Self {
                 Self {
                     caller,
+                    ..self.clone()
+                }
+            }
+
+            /// Returns this client with every call made with `bearer` (the token the gateway's
+            /// HTTP client sent, or a tool's own): the service verifies it and acts for its
+            /// account. `None`: anonymous calls.
+            #[must_use]
+            pub fn with_bearer(&self, bearer: Option<$crate::auth::Bearer>) -> Self {
+                Self {
+                    bearer,
                     ..self.clone()
                 }
             }
@@ -150,6 +164,7 @@ macro_rules! rpc {
     ($client:expr, $idempotency:ident, $message:expr, $method:ident) => {{
         let inner = $client.inner.clone();
         let caller = $client.caller;
+        let bearer = $client.bearer.clone();
         $crate::clients::call::call(
             $client.options,
             $crate::clients::call::Idempotency::$idempotency,
@@ -157,6 +172,9 @@ macro_rules! rpc {
             move |mut request| {
                 if let Some(caller) = caller {
                     $crate::caller::name(&mut request, caller);
+                }
+                if let Some(bearer) = &bearer {
+                    bearer.insert_into(request.metadata_mut());
                 }
                 let mut inner = inner.clone();
                 async move { inner.$method(request).await }

@@ -13,6 +13,7 @@
 //! ([`catalog::PerCatalogVersion`]), since that cache is about reading the catalog. The
 //! tournaments and calculators services get their clients with their first RPCs.
 
+pub mod accounts;
 pub mod call;
 pub mod catalog;
 pub mod decks;
@@ -21,6 +22,7 @@ pub mod search;
 
 pub use crate::client::ClientError;
 pub use crate::status::{ServiceError, Violation};
+pub use accounts::AccountsClient;
 pub use call::CallOptions;
 pub use catalog::CatalogClient;
 pub use decks::DecksClient;

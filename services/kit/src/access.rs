@@ -1,0 +1,266 @@
+//! The one ownership rule of every resource people own (rulesets, calculators, saved decks,
+//! templates, tournaments): every store and handler asks [`check`] before it shows or changes
+//! one, so no new resource can forget a case.
+//!
+//! A resource has an owner (an account id) and is [`Visibility::Private`] (the default) or
+//! [`Visibility::Public`]. The rule, in the order it is applied:
+//!
+//! | caller                                   | read                | change or delete      |
+//! | ---------------------------------------- | ------------------- | --------------------- |
+//! | anonymous                                | public only         | 401 `unauthenticated` |
+//! | a token without `write`                  | (as below)          | 403, before lookup    |
+//! | a token without `read`                   | public only         | (as below)            |
+//! | another account                          | public only         | 403 if public         |
+//! | the owner                                | yes                 | yes                   |
+//!
+//! A private resource the caller may not see is *not found*, exactly as one that does not
+//! exist, so its existence does not leak: the same code, reason and message.
+
+use tonic::Code;
+
+use crate::auth::{Caller, REASON_UNAUTHENTICATED, Scope};
+use crate::status::{Failure, quote};
+
+/// The reason of the error for changing what the caller may see but does not own, or
+/// changing anything with a token that may not write.
+pub const REASON_PERMISSION_DENIED: &str = "permission_denied";
+
+/// The reason of the error for a resource that does not exist or that the caller may not see.
+pub const REASON_NOT_FOUND: &str = "not_found";
+
+/// Who may see a resource besides its owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Visibility {
+    /// Its owner only (the default).
+    #[default]
+    Private,
+    /// Everyone, signed in or not; it shows on its owner's profile.
+    Public,
+}
+
+impl Visibility {
+    /// Returns the visibility's name, as the API writes it (`private`, `public`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Visibility::Private => "private",
+            Visibility::Public => "public",
+        }
+    }
+
+    /// Returns the visibility named `name`.
+    pub fn parse(name: &str) -> Option<Visibility> {
+        match name {
+            "private" => Some(Visibility::Private),
+            "public" => Some(Visibility::Public),
+            _ => None,
+        }
+    }
+}
+
+/// What the rule needs to know of a resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owned<'a> {
+    /// The owner's account id.
+    pub owner: &'a str,
+    /// Who may see it.
+    pub visibility: Visibility,
+}
+
+/// What a caller wants to do with a resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// See it (get it, list it, download a copy).
+    Read,
+    /// Change it, publish it or delete it.
+    Change,
+}
+
+/// Why the rule refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Denied {
+    /// An anonymous caller asked to change something: 401.
+    Unauthenticated,
+    /// The caller may see the resource (or may not write at all) but not change it: 403.
+    PermissionDenied,
+    /// The resource does not exist, or the caller may not see it: 404.
+    NotFound,
+}
+
+impl Denied {
+    /// Returns the refusal as it goes on the wire, naming the resource as `kind` `id`
+    /// (`ruleset`, `rs_12`): the same words whether it is missing or hidden.
+    pub fn to_failure(self, kind: &str, id: &str) -> Failure {
+        match self {
+            Denied::Unauthenticated => Failure::new(
+                Code::Unauthenticated,
+                REASON_UNAUTHENTICATED,
+                "this needs an account: send `Authorization: Bearer <token>`",
+            ),
+            Denied::PermissionDenied => Failure::new(
+                Code::PermissionDenied,
+                REASON_PERMISSION_DENIED,
+                format!("you may not change the {kind} `{}`", quote(id)),
+            ),
+            Denied::NotFound => Failure::new(
+                Code::NotFound,
+                REASON_NOT_FOUND,
+                format!("no {kind} `{}`", quote(id)),
+            ),
+        }
+        .with_metadata("kind", kind)
+    }
+}
+
+/// Returns the account whose private resources `caller` may see: its own, if its token may
+/// read. What a listing filters by (`owner = viewer OR public`).
+pub fn viewer(caller: &Caller) -> Option<&str> {
+    caller
+        .account()
+        .filter(|account| account.scopes.has(Scope::Read))
+        .map(|account| account.id.as_str())
+}
+
+/// Returns the account that may create a resource (it becomes the owner), or why not: an
+/// anonymous caller is unauthenticated, a token without `write` is denied.
+pub fn creator(caller: &Caller) -> Result<&str, Denied> {
+    let account = caller.account().ok_or(Denied::Unauthenticated)?;
+    if !account.scopes.has(Scope::Write) {
+        return Err(Denied::PermissionDenied);
+    }
+    Ok(&account.id)
+}
+
+/// The rule: may `caller` do `action` with `resource` (`None`: there is no such resource)?
+pub fn check(caller: &Caller, action: Action, resource: Option<Owned<'_>>) -> Result<(), Denied> {
+    if action == Action::Change {
+        // Decided before anything about the resource is looked at, so the answer says nothing
+        // about whether it exists.
+        creator(caller)?;
+    }
+    let resource = resource.ok_or(Denied::NotFound)?;
+    let owns = match action {
+        Action::Read => viewer(caller) == Some(resource.owner),
+        Action::Change => caller.account_id() == Some(resource.owner),
+    };
+    if owns {
+        return Ok(());
+    }
+    match (resource.visibility, action) {
+        (Visibility::Private, _) => Err(Denied::NotFound),
+        (Visibility::Public, Action::Read) => Ok(()),
+        (Visibility::Public, Action::Change) => Err(Denied::PermissionDenied),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::{AccountCaller, Scopes, TokenKind};
+
+    fn account(id: &str, kind: TokenKind, scopes: Scopes) -> Caller {
+        Caller::Account(AccountCaller {
+            id: id.to_owned(),
+            username: id.to_owned(),
+            kind,
+            scopes,
+            expires: None,
+        })
+    }
+
+    /// Every caller of the matrix, by name.
+    fn callers() -> Vec<(&'static str, Caller)> {
+        vec![
+            ("owner", account("acc_owner", TokenKind::Session, Scopes::ALL)),
+            ("owner api rw", account("acc_owner", TokenKind::Api, Scopes::ALL)),
+            (
+                "owner api read-only",
+                account("acc_owner", TokenKind::Api, Scopes::NONE.with(Scope::Read)),
+            ),
+            (
+                "owner api write-only",
+                account("acc_owner", TokenKind::Api, Scopes::NONE.with(Scope::Write)),
+            ),
+            ("other", account("acc_other", TokenKind::Session, Scopes::ALL)),
+            ("anonymous", Caller::Anonymous),
+        ]
+    }
+
+    use Denied::{NotFound as N, PermissionDenied as F, Unauthenticated as U};
+    const OK: Result<(), Denied> = Ok(());
+
+    #[test]
+    fn the_ownership_matrix() {
+        // caller, [private read, private change, public read, public change, missing read, missing change]
+        let expected: [(&str, [Result<(), Denied>; 6]); 6] = [
+            ("owner", [OK, OK, OK, OK, Err(N), Err(N)]),
+            ("owner api rw", [OK, OK, OK, OK, Err(N), Err(N)]),
+            ("owner api read-only", [OK, Err(F), OK, Err(F), Err(N), Err(F)]),
+            // No read scope: sees only what anyone sees, yet may change what it owns.
+            ("owner api write-only", [Err(N), OK, OK, OK, Err(N), Err(N)]),
+            ("other", [Err(N), Err(N), OK, Err(F), Err(N), Err(N)]),
+            ("anonymous", [Err(N), Err(U), OK, Err(U), Err(N), Err(U)]),
+        ];
+        let private = Owned {
+            owner: "acc_owner",
+            visibility: Visibility::Private,
+        };
+        let public = Owned {
+            visibility: Visibility::Public,
+            ..private
+        };
+        for ((name, caller), (want_name, want)) in callers().into_iter().zip(expected) {
+            assert_eq!(name, want_name);
+            let got = [
+                check(&caller, Action::Read, Some(private)),
+                check(&caller, Action::Change, Some(private)),
+                check(&caller, Action::Read, Some(public)),
+                check(&caller, Action::Change, Some(public)),
+                check(&caller, Action::Read, None),
+                check(&caller, Action::Change, None),
+            ];
+            assert_eq!(got, want, "{name}");
+        }
+    }
+
+    #[test]
+    fn who_may_create_and_whose_private_things_a_listing_shows() {
+        let got: Vec<_> = callers()
+            .into_iter()
+            .map(|(name, caller)| (name, creator(&caller).is_ok(), viewer(&caller).is_some()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("owner", true, true),
+                ("owner api rw", true, true),
+                ("owner api read-only", false, true),
+                ("owner api write-only", true, false),
+                ("other", true, true),
+                ("anonymous", false, false),
+            ]
+        );
+        assert_eq!(creator(&Caller::Anonymous), Err(U));
+    }
+
+    #[test]
+    fn a_hidden_resource_reads_exactly_as_a_missing_one() {
+        let hidden = N.to_failure("ruleset", "rs_1");
+        let status = tonic::Status::from(hidden);
+        assert_eq!(status.code(), Code::NotFound);
+        assert_eq!(status.message(), "no ruleset `rs_1`");
+        let denied = tonic::Status::from(F.to_failure("ruleset", "rs_1"));
+        assert_eq!(denied.code(), Code::PermissionDenied);
+        assert_eq!(
+            tonic::Status::from(U.to_failure("ruleset", "rs_1")).code(),
+            Code::Unauthenticated
+        );
+        // A long id is quoted short.
+        let long = "x".repeat(10_000);
+        assert!(
+            tonic::Status::from(N.to_failure("ruleset", &long))
+                .message()
+                .len()
+                < 200
+        );
+    }
+}
