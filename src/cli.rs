@@ -1,7 +1,7 @@
 //! The command line: commands, and the settings every command shares.
 //!
 //! Settings are declared once, by whoever uses them (`kit::config::Settings`,
-//! `gateway::Settings`, `catalog::Settings`, `scripts::Settings`), and flattened here; each is
+//! `gateway::Settings`, `accounts::Settings`, `catalog::Settings`, `scripts::Settings`), and flattened here; each is
 //! also its environment variable, read through `kit::config::parse`.
 
 use clap::{CommandFactory as _, Parser, Subcommand};
@@ -26,6 +26,8 @@ pub struct Cli {
     #[command(flatten)]
     gateway: gateway::Settings,
     #[command(flatten)]
+    accounts: accounts::Settings,
+    #[command(flatten)]
     catalog: catalog::Settings,
     #[command(flatten)]
     scripts: scripts::Settings,
@@ -47,14 +49,17 @@ enum Command {
     /// With no settings, serves gRPC on 127.0.0.1:50051 and HTTP on 127.0.0.1:8080, with an
     /// embedded SQLite database in .turnier/ and job queues in that database.
     Serve {
-        /// Runs one role alone: catalog, search, decks, scripts, tournaments, calculators or
-        /// gateway (what each Kubernetes Deployment runs). Services find each other through
+        /// Runs one role alone: accounts, catalog, search, decks, scripts, tournaments,
+        /// calculators or gateway (what each Kubernetes Deployment runs). Services find each other through
         /// the TURNIER_<SERVICE>_URL settings.
         #[arg(long, value_name = "ROLE")]
         only: Option<String>,
     },
     /// Applies every service's database migrations to DATABASE_URL and exits.
     Migrate,
+    /// Creates accounts and API tokens in the database (DATABASE_URL), for operators.
+    #[command(subcommand)]
+    Account(crate::account_cmd::AccountCommand),
     /// Imports card data into the catalog.
     #[command(subcommand)]
     Catalog(crate::catalog_cmd::CatalogCommand),
@@ -86,6 +91,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         command,
         process,
         gateway,
+        accounts,
         catalog,
         scripts,
     } = cli;
@@ -98,9 +104,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 Some(only) => Role::parse_only(&only)?,
                 None => Role::All,
             };
-            crate::serve::serve(process.resolve(role), gateway, catalog, scripts).await
+            let settings = crate::serve::ServiceSettings {
+                accounts,
+                catalog,
+                scripts,
+            };
+            crate::serve::serve(process.resolve(role), gateway, settings).await
         }
         Command::Migrate => crate::serve::migrate(&config()).await,
+        Command::Account(command) => crate::account_cmd::run(&config(), &accounts, command).await,
         Command::Catalog(command) => crate::catalog_cmd::run_catalog(&config(), command).await,
         Command::Card(command) => crate::catalog_cmd::run_card(&local_catalog(), command).await,
         Command::Search(args) => crate::search_cmd::run(&local_catalog(), args).await,

@@ -6,6 +6,7 @@
 //! declared by the crates that use them and read by `kit::config`; each service crate says
 //! what it serves.
 
+mod account_cmd;
 mod catalog_cmd;
 mod cli;
 mod deck_cmd;

@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use anyhow::Context as _;
-use kit::config::Config;
+use kit::auth::Verifier;
+use kit::config::{Config, Role};
 use kit::db::Database;
 use kit::metrics::Metrics;
 use kit::server::{Deps, Mount as _, MountError};
@@ -23,10 +24,15 @@ fn mount(
     service: Service,
     routes: &mut tonic::service::RoutesBuilder,
     deps: &Deps,
-    catalog: &catalog::Settings,
-    scripts: &scripts::Settings,
+    settings: &ServiceSettings,
 ) -> Result<(), MountError> {
+    let ServiceSettings {
+        accounts,
+        catalog,
+        scripts,
+    } = settings;
     match service {
+        Service::Accounts => accounts::Accounts::mount(routes, deps, accounts),
         Service::Catalog => catalog::Catalog::mount(routes, deps, catalog),
         Service::Search => search::Search::mount(routes, deps, &search::Settings { warm_up: true }),
         Service::Decks => decks::Decks::mount(routes, deps, &()),
@@ -41,6 +47,7 @@ fn migrators() -> Vec<&'static sqlx::migrate::Migrator> {
     Service::ALL
         .into_iter()
         .filter_map(|service| match service {
+            Service::Accounts => accounts::Accounts::migrator(),
             Service::Catalog => catalog::Catalog::migrator(),
             Service::Search => search::Search::migrator(),
             Service::Decks => decks::Decks::migrator(),
@@ -64,13 +71,35 @@ async fn connect(config: &Config) -> anyhow::Result<Database> {
     Ok(Database::connect(&config.database_url, config.db_max_connections).await?)
 }
 
-/// Runs the role in `config` until SIGTERM or Ctrl-C, then drains and returns. The gateway,
-/// the catalog and the scripts service take their own settings.
+/// The settings of the services that take their own.
+pub struct ServiceSettings {
+    /// The accounts service's.
+    pub accounts: accounts::Settings,
+    /// The catalog's.
+    pub catalog: catalog::Settings,
+    /// The scripts service's.
+    pub scripts: scripts::Settings,
+}
+
+/// Returns the one verifier of bearer tokens every service of the process uses: the accounts
+/// store itself when the process serves accounts alone, else the accounts service over gRPC
+/// (in the all-in-one process, its own port), so verification takes the same path in every
+/// mode (see the `accounts` crate's docs).
+fn verifier(deps: &Deps, role: Role, db: &Database) -> Result<Verifier, MountError> {
+    Ok(match role {
+        Role::Service(Service::Accounts) => accounts::store_verifier(db.clone()),
+        Role::All | Role::Service(_) | Role::Gateway => Verifier::new(
+            kit::clients::AccountsClient::connect_lazy(deps.url(Service::Accounts))?,
+        ),
+    })
+}
+
+/// Runs the role in `config` until SIGTERM or Ctrl-C, then drains and returns. The gateway
+/// and some services take their own settings.
 pub async fn serve(
     config: Config,
     gateway: gateway::Settings,
-    catalog: catalog::Settings,
-    scripts: scripts::Settings,
+    settings: ServiceSettings,
 ) -> anyhow::Result<()> {
     let _telemetry = kit::telemetry::init(&config.telemetry)?;
     let metrics = Metrics::install()?;
@@ -109,8 +138,9 @@ pub async fn serve(
     // Logged once, after the settings proved usable, passwords masked.
     tracing::info!(
         config = ?config,
-        data_dir = ?catalog.data_dir(),
-        scripts = ?scripts,
+        data_dir = ?settings.catalog.data_dir(),
+        scripts = ?settings.scripts,
+        accounts = ?settings.accounts,
         "configuration"
     );
 
@@ -130,16 +160,22 @@ pub async fn serve(
         let deps = Deps::new(config.service_urls.clone())
             .with_db(db.clone())
             .with_shutdown(shutdown.clone());
+        let deps = {
+            let verifier = verifier(&deps, config.role, db)?;
+            deps.with_verifier(verifier)
+        };
         for service in &services {
-            mount(*service, &mut routes, &deps, &catalog, &scripts)?;
+            mount(*service, &mut routes, &deps, &settings)?;
         }
         let shutdown = shutdown.clone();
         let timing = config.shutdown;
         let readiness = deps.readiness.clone();
         let auth = deps.auth_layer();
         tasks.spawn(async move {
-            kit::server::serve(listener, &services, routes, timing, readiness, shutdown, auth)
-                .await?;
+            kit::server::serve(
+                listener, &services, routes, timing, readiness, shutdown, auth,
+            )
+            .await?;
             Ok("gRPC server")
         });
     }

@@ -238,6 +238,10 @@ mod tests {
         assert_eq!(config.services.len(), Service::ALL.len());
         assert_eq!(
             config.services[0],
+            (Service::Accounts, "http://127.0.0.1:50058".to_owned())
+        );
+        assert_eq!(
+            config.services[1],
             (Service::Catalog, "http://127.0.0.1:50052".to_owned())
         );
     }
@@ -264,7 +268,7 @@ mod tests {
         assert_eq!(config.body_limit_bytes, 1024);
         assert_eq!(config.request_timeout, Duration::from_secs(5));
         assert_eq!(
-            config.services[1],
+            config.services[2],
             (Service::Search, "https://search.turnier.svc:443".to_owned())
         );
     }

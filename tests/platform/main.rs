@@ -3,6 +3,7 @@
 //! it, the architecture's rules, and the tests that need more than one service crate (the search
 //! engine and script pools over the real catalog), since no service crate depends on another.
 
+mod account_cli;
 mod architecture;
 mod catalog;
 mod cli;

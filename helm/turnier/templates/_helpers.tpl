@@ -2,7 +2,7 @@
 The roles, in the order their objects are rendered. Each has a top-level values key.
 */}}
 {{- define "turnier.roles" -}}
-gateway catalog search decks scripts tournaments calculators
+gateway accounts catalog search decks scripts tournaments calculators
 {{- end }}
 
 {{/*
@@ -10,6 +10,7 @@ The gRPC service each role serves, by its fully qualified name: the readiness
 probe asks grpc.health.v1 for it. The gateway speaks HTTP and has none.
 */}}
 {{- define "turnier.grpcServices" -}}
+accounts: turnier.accounts.v1.AccountService
 catalog: turnier.catalog.v1.CatalogService
 search: turnier.search.v1.SearchService
 decks: turnier.decks.v1.DeckService
@@ -172,6 +173,7 @@ extraEnv comes last and wins over the chart's own keys.
   "TURNIER_SHUTDOWN_GRACE_SECS" ($c.shutdownGraceSecs | int64 | toString)
   "TURNIER_MIGRATE_ON_START" (ternary "false" "true" (.Values.migration.enabled | default false))
   "TURNIER_SCRIPT_COMPILE_CACHE" "/var/lib/turnier/wasmtime"
+  "TURNIER_SESSION_DAYS" ($c.sessionDays | int64 | toString)
 -}}
 {{- range $role := splitList " " (include "turnier.roles" .) }}
 {{- if ne $role "gateway" }}

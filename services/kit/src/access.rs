@@ -170,8 +170,14 @@ mod tests {
     /// Every caller of the matrix, by name.
     fn callers() -> Vec<(&'static str, Caller)> {
         vec![
-            ("owner", account("acc_owner", TokenKind::Session, Scopes::ALL)),
-            ("owner api rw", account("acc_owner", TokenKind::Api, Scopes::ALL)),
+            (
+                "owner",
+                account("acc_owner", TokenKind::Session, Scopes::ALL),
+            ),
+            (
+                "owner api rw",
+                account("acc_owner", TokenKind::Api, Scopes::ALL),
+            ),
             (
                 "owner api read-only",
                 account("acc_owner", TokenKind::Api, Scopes::NONE.with(Scope::Read)),
@@ -180,7 +186,10 @@ mod tests {
                 "owner api write-only",
                 account("acc_owner", TokenKind::Api, Scopes::NONE.with(Scope::Write)),
             ),
-            ("other", account("acc_other", TokenKind::Session, Scopes::ALL)),
+            (
+                "other",
+                account("acc_other", TokenKind::Session, Scopes::ALL),
+            ),
             ("anonymous", Caller::Anonymous),
         ]
     }
@@ -194,7 +203,10 @@ mod tests {
         let expected: [(&str, [Result<(), Denied>; 6]); 6] = [
             ("owner", [OK, OK, OK, OK, Err(N), Err(N)]),
             ("owner api rw", [OK, OK, OK, OK, Err(N), Err(N)]),
-            ("owner api read-only", [OK, Err(F), OK, Err(F), Err(N), Err(F)]),
+            (
+                "owner api read-only",
+                [OK, Err(F), OK, Err(F), Err(N), Err(F)],
+            ),
             // No read scope: sees only what anyone sees, yet may change what it owns.
             ("owner api write-only", [Err(N), OK, OK, OK, Err(N), Err(N)]),
             ("other", [Err(N), Err(N), OK, Err(F), Err(N), Err(N)]),

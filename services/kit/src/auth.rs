@@ -199,10 +199,9 @@ impl Bearer {
         }
         let text = std::str::from_utf8(value)
             .map_err(|_| AuthError::Malformed("the Authorization value is not ASCII"))?;
-        let (scheme, token) = text
-            .trim()
-            .split_once(' ')
-            .ok_or(AuthError::Malformed("expected `Authorization: Bearer <token>`"))?;
+        let (scheme, token) = text.trim().split_once(' ').ok_or(AuthError::Malformed(
+            "expected `Authorization: Bearer <token>`",
+        ))?;
         if !scheme.eq_ignore_ascii_case("bearer") {
             return Err(AuthError::Malformed(
                 "only the Bearer scheme is accepted: `Authorization: Bearer <token>`",
@@ -306,6 +305,8 @@ impl Caller {
     }
 
     /// Returns the account, or the UNAUTHENTICATED error of a request that needs one.
+    // The error goes straight into a `Status`, as every `Failure` does (as in the gateway).
+    #[allow(clippy::result_large_err)]
     pub fn require_account(&self) -> Result<&AccountCaller, Failure> {
         self.account().ok_or_else(|| {
             Failure::new(
@@ -338,9 +339,11 @@ impl AuthError {
             AuthError::Malformed(_) => {
                 Failure::new(Code::Unauthenticated, REASON_MALFORMED, self.to_string())
             }
-            AuthError::Invalid => {
-                Failure::new(Code::Unauthenticated, REASON_INVALID_TOKEN, self.to_string())
-            }
+            AuthError::Invalid => Failure::new(
+                Code::Unauthenticated,
+                REASON_INVALID_TOKEN,
+                self.to_string(),
+            ),
             AuthError::Unavailable(cause) => Failure::from_upstream("accounts", cause),
         }
     }
@@ -572,7 +575,12 @@ mod tests {
 
     #[test]
     fn reads_bearer_values_and_refuses_everything_else() {
-        for good in ["Bearer tns_abc", "bearer tns_abc", "BEARER  tns_abc", " Bearer tns_abc "] {
+        for good in [
+            "Bearer tns_abc",
+            "bearer tns_abc",
+            "BEARER  tns_abc",
+            " Bearer tns_abc ",
+        ] {
             let bearer = Bearer::from_authorization(good.as_bytes()).expect(good);
             assert_eq!(bearer.secret(), "tns_abc", "{good:?}");
         }
@@ -614,7 +622,10 @@ mod tests {
         let asked = source.asked.clone();
         let verifier = Verifier::new(source);
         for _ in 0..3 {
-            let caller = verifier.verify(&Bearer::new("tns_good")).await.expect("valid");
+            let caller = verifier
+                .verify(&Bearer::new("tns_good"))
+                .await
+                .expect("valid");
             assert_eq!(caller.kind, TokenKind::Session);
         }
         assert_eq!(asked.load(Ordering::SeqCst), 1);

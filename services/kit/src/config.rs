@@ -85,10 +85,10 @@ impl Role {
 #[group(id = "process_settings")]
 pub struct Settings {
     /// gRPC listen address (default 127.0.0.1:50051; with --only <service>, that service's own
-    /// port, 50052-50057).
+    /// port, 50052-50058).
     #[arg(long, env = "TURNIER_GRPC_ADDR", value_name = "HOST:PORT", value_parser = socket_addr)]
     pub grpc_addr: Option<SocketAddr>,
-    /// Prometheus /metrics address of a service running alone (default 127.0.0.1:9102-9107 by
+    /// Prometheus /metrics address of a service running alone (default 127.0.0.1:9102-9108 by
     /// service); the gateway serves /metrics on its HTTP address.
     #[arg(long, env = "TURNIER_METRICS_ADDR", value_name = "HOST:PORT", value_parser = socket_addr)]
     pub metrics_addr: Option<SocketAddr>,

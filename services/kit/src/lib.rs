@@ -25,6 +25,6 @@ pub mod services;
 pub mod shutdown;
 pub mod status;
 pub mod telemetry;
-pub mod timestamp;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod timestamp;

@@ -9,6 +9,8 @@ use std::str::FromStr;
 /// A gRPC service of the platform.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Service {
+    /// Accounts, sessions and API tokens; who a bearer token is.
+    Accounts,
     /// Cards, printings, aliases and globals per game.
     Catalog,
     /// The card search language.
@@ -25,7 +27,8 @@ pub enum Service {
 
 impl Service {
     /// Every service, in the order they are started and listed.
-    pub const ALL: [Service; 6] = [
+    pub const ALL: [Service; 7] = [
+        Service::Accounts,
         Service::Catalog,
         Service::Search,
         Service::Decks,
@@ -37,6 +40,7 @@ impl Service {
     /// Returns the short name used on the command line, in env vars and in manifests.
     pub fn name(self) -> &'static str {
         match self {
+            Service::Accounts => "accounts",
             Service::Catalog => "catalog",
             Service::Search => "search",
             Service::Decks => "decks",
@@ -49,6 +53,7 @@ impl Service {
     /// Returns the fully qualified protobuf service name, as health checks and reflection use it.
     pub fn proto_name(self) -> &'static str {
         match self {
+            Service::Accounts => "turnier.accounts.v1.AccountService",
             Service::Catalog => "turnier.catalog.v1.CatalogService",
             Service::Search => "turnier.search.v1.SearchService",
             Service::Decks => "turnier.decks.v1.DeckService",
@@ -68,6 +73,8 @@ impl Service {
             Service::Scripts => 50055,
             Service::Tournaments => 50056,
             Service::Calculators => 50057,
+            // After the others: their ports were taken first.
+            Service::Accounts => 50058,
         }
     }
 
@@ -79,6 +86,7 @@ impl Service {
     /// Returns the environment variable that gives this service's gRPC address to its clients.
     pub fn url_env(self) -> &'static str {
         match self {
+            Service::Accounts => "TURNIER_ACCOUNTS_URL",
             Service::Catalog => "TURNIER_CATALOG_URL",
             Service::Search => "TURNIER_SEARCH_URL",
             Service::Decks => "TURNIER_DECKS_URL",
@@ -98,7 +106,7 @@ impl fmt::Display for Service {
 /// The error for a service name that is not one of [`Service::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown service `{0}` (expected one of: catalog, search, decks, scripts, tournaments, calculators, gateway)"
+    "unknown service `{0}` (expected one of: accounts, catalog, search, decks, scripts, tournaments, calculators, gateway)"
 )]
 pub struct UnknownService(pub String);
 
@@ -137,6 +145,6 @@ mod tests {
         ports.extend(Service::ALL.iter().map(|s| s.default_metrics_port()));
         ports.sort_unstable();
         ports.dedup();
-        assert_eq!(ports.len(), 12);
+        assert_eq!(ports.len(), 14);
     }
 }

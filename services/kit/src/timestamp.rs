@@ -26,7 +26,9 @@ pub fn to_proto(time: SystemTime) -> Timestamp {
 /// Returns the time a protobuf timestamp names, or `None` for one out of range (negative
 /// nanos, or too far from the epoch for this platform).
 pub fn from_proto(timestamp: &Timestamp) -> Option<SystemTime> {
-    let nanos = u32::try_from(timestamp.nanos).ok().filter(|n| *n < 1_000_000_000)?;
+    let nanos = u32::try_from(timestamp.nanos)
+        .ok()
+        .filter(|n| *n < 1_000_000_000)?;
     if timestamp.seconds >= 0 {
         UNIX_EPOCH.checked_add(Duration::new(timestamp.seconds as u64, nanos))
     } else {

@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use crate::auth::{AccountCaller, AuthError, Bearer, Scope, Scopes, TokenKind, Verify, VerifyFuture};
+use crate::auth::{
+    AccountCaller, AuthError, Bearer, Scope, Scopes, TokenKind, Verify, VerifyFuture,
+};
 use crate::client::TracedChannel;
 use crate::status::ServiceError;
 use proto::accounts::v1 as pb;
@@ -50,10 +52,7 @@ impl AccountsClient {
     }
 
     /// Says who `token` is.
-    pub async fn verify_token(
-        &self,
-        token: &str,
-    ) -> Result<pb::VerifyTokenResponse, ServiceError> {
+    pub async fn verify_token(&self, token: &str) -> Result<pb::VerifyTokenResponse, ServiceError> {
         let request = pb::VerifyTokenRequest {
             token: token.to_owned(),
         };
@@ -75,7 +74,12 @@ impl AccountsClient {
 
     /// Lists the API tokens of the account of the client's token.
     pub async fn list_api_tokens(&self) -> Result<pb::ListApiTokensResponse, ServiceError> {
-        rpc!(self, Idempotent, pb::ListApiTokensRequest {}, list_api_tokens)
+        rpc!(
+            self,
+            Idempotent,
+            pb::ListApiTokensRequest {},
+            list_api_tokens
+        )
     }
 
     /// Revokes one API token of the account of the client's token.
