@@ -88,7 +88,7 @@ pub async fn run(
             })
         }
     };
-    println!("{output}");
+    outln!("{output}");
     Ok(())
 }
 

@@ -71,7 +71,7 @@ pub async fn run_catalog(config: &Config, command: CatalogCommand) -> anyhow::Re
             for skipped in &report.skipped {
                 eprintln!("skipped {}: {}", skipped.record, skipped.reason);
             }
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({
                     "game": game.name(),
@@ -113,7 +113,7 @@ pub async fn run_card(local: &LocalCatalogSettings, command: CardCommand) -> any
                 .next()
                 .and_then(|entry| entry.card)
                 .with_context(|| format!("no card `{reference}` in the {game} catalog"))?;
-            println!("{}", serde_json::to_string_pretty(&card)?);
+            outln!("{}", serde_json::to_string_pretty(&card)?);
             Ok(())
         }
     }

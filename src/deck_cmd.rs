@@ -72,12 +72,12 @@ pub use crate::deck_import::run as import;
 pub fn run(command: DeckCommand) -> anyhow::Result<()> {
     match answer(command) {
         Ok(json) => {
-            println!("{json}");
+            outln!("{json}");
             Ok(())
         }
         Err(err) => {
             let message = format!("{err:#}");
-            println!("{}", serde_json::json!({ "error": message }));
+            outln!("{}", serde_json::json!({ "error": message }));
             // `main` prints the message on stderr too, and exits 1.
             Err(err)
         }

@@ -25,6 +25,6 @@ pub async fn run(
 
     let catalog = crate::local::catalog(local, None).await?;
     let deck = decks::import::import_deck(&catalog, game, &text, single_deck).await?;
-    println!("{}", serde_json::to_string(&deck)?);
+    outln!("{}", serde_json::to_string(&deck)?);
     Ok(())
 }

@@ -75,7 +75,7 @@ pub fn run(command: FormatCommand) -> anyhow::Result<()> {
     match outcome {
         Ok(report) => {
             if json {
-                println!("{}", report.to_json());
+                outln!("{}", report.to_json());
             } else {
                 print_report(&report);
             }
@@ -83,7 +83,7 @@ pub fn run(command: FormatCommand) -> anyhow::Result<()> {
         }
         Err(unreadable) => {
             if json {
-                println!(
+                outln!(
                     "{}",
                     json!({"error": {"code": unreadable.code, "message": unreadable.message}})
                 );
@@ -117,11 +117,11 @@ fn print_report(report: &Report) {
         )
     });
     match report.issues().len() {
-        0 => println!("valid{under}"),
-        1 => println!("not valid{under}: 1 issue"),
-        n => println!("not valid{under}: {n} issues"),
+        0 => outln!("valid{under}"),
+        1 => outln!("not valid{under}: 1 issue"),
+        n => outln!("not valid{under}: {n} issues"),
     }
     for issue in report.issues() {
-        println!("  {}: {}", issue.code.as_str(), issue.message);
+        outln!("  {}: {}", issue.code.as_str(), issue.message);
     }
 }

@@ -6,6 +6,15 @@
 //! declared by the crates that use them and read by `kit::config`; each service crate says
 //! what it serves.
 
+/// Prints a line to stdout as `println!` does, except that a closed stdout (`turnier … | head`)
+/// ends the process quietly instead of panicking, and another write error ends it with the
+/// one-line message. Every command prints its answers through it.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::print_line(format_args!($($arg)*))
+    };
+}
+
 mod account_cmd;
 mod catalog_cmd;
 mod cli;
@@ -58,6 +67,20 @@ fn main() -> ExitCode {
             eprintln!("turnier: {}", one_line(&err));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Writes one line to stdout and flushes it (see [`outln!`]).
+pub(crate) fn print_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(err) = writeln!(stdout, "{line}").and_then(|()| stdout.flush()) {
+        if err.kind() == std::io::ErrorKind::BrokenPipe {
+            // The reader has all it wanted; there is no one left to tell.
+            std::process::exit(0);
+        }
+        eprintln!("turnier: cannot write to stdout: {err}");
+        std::process::exit(1);
     }
 }
 

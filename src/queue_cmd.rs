@@ -48,7 +48,7 @@ pub async fn run(config: &Config, command: QueueCommand) -> anyhow::Result<()> {
     match command {
         QueueCommand::Depth { queue: name } => {
             let depth = queue.depth(&name).await?;
-            println!(
+            outln!(
                 "{}",
                 json!({
                     "queue": name,
@@ -66,7 +66,7 @@ pub async fn run(config: &Config, command: QueueCommand) -> anyhow::Result<()> {
                     .failed_at
                     .duration_since(UNIX_EPOCH)
                     .map_or(0, |since| since.as_millis() as u64);
-                println!(
+                outln!(
                     "{}",
                     json!({
                         "id": dead.id.as_str(),
@@ -86,7 +86,7 @@ pub async fn run(config: &Config, command: QueueCommand) -> anyhow::Result<()> {
             if !queue.replay(&name, &id).await? {
                 anyhow::bail!("no dead job `{job_id}` in queue `{name}`");
             }
-            println!("{}", json!({"queue": name, "replayed": job_id}));
+            outln!("{}", json!({"queue": name, "replayed": job_id}));
         }
     }
     Ok(())

@@ -89,7 +89,7 @@ pub async fn run(
     let (printed, failed) = tokio::task::spawn_blocking(move || answer(&local, limits, command))
         .await
         .context("the script run stopped")?;
-    println!("{printed}");
+    outln!("{printed}");
     match failed {
         // `main` prints the message on stderr too, and exits 1.
         Some(message) => Err(anyhow::anyhow!(message)),

@@ -72,12 +72,12 @@ impl Failure {
 pub fn run(command: TournamentCommand) -> anyhow::Result<()> {
     match answer(command) {
         Ok(json) => {
-            println!("{json}");
+            outln!("{json}");
             Ok(())
         }
         Err(Failure { code, error }) => {
             let message = format!("{error:#}");
-            println!("{}", json!({"error": {"code": code, "message": message}}));
+            outln!("{}", json!({"error": {"code": code, "message": message}}));
             // `main` prints the message on stderr too, and exits 1.
             Err(error)
         }

@@ -12,11 +12,12 @@
 
 pub mod api;
 mod api_error;
-mod client_addr;
+pub mod auth;
 pub mod config;
 mod error;
 pub mod health;
 pub mod layers;
+pub mod limits;
 pub mod openapi;
 mod scrape;
 mod state;
@@ -47,7 +48,13 @@ pub fn router(state: AppState) -> Router {
             openapi::OPENAPI_PATH,
             get(move || async move { ([(CONTENT_TYPE, "application/json")], spec) }),
         )
-        .merge(api::routes())
+        // Every API route knows its caller; the probes, metrics and the document need none.
+        .merge(
+            api::routes().route_layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                auth::authenticate,
+            )),
+        )
         .fallback(no_route);
     // Layers go on last: they wrap only the routes that exist when they are applied.
     layers::apply(routes, state.config()).with_state(state)

@@ -32,6 +32,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     for part in crate::api::openapi_parts() {
         doc.merge(part);
     }
+    utoipa::Modify::modify(&crate::api::accounts::BearerScheme, &mut doc);
     doc
 }
 

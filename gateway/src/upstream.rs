@@ -16,6 +16,7 @@ use crate::config::GatewayConfig;
 /// service the gateway is not configured to call has none.
 #[derive(Debug, Clone)]
 pub struct Clients {
+    accounts: Option<kit::clients::AccountsClient>,
     catalog: Option<kit::clients::CatalogClient>,
     search: Option<kit::clients::SearchClient>,
     decks: Option<kit::clients::DecksClient>,
@@ -25,6 +26,16 @@ pub struct Clients {
 // Each accessor answers with `ApiError`, which lives for one response (see the route modules).
 #[allow(clippy::result_large_err)]
 impl Clients {
+    /// Returns the accounts service's client.
+    pub fn accounts(&self) -> Result<&kit::clients::AccountsClient, ApiError> {
+        configured(self.accounts.as_ref(), Service::Accounts)
+    }
+
+    /// Returns the accounts service's client, if the gateway calls one: what verifies tokens.
+    pub fn accounts_if_configured(&self) -> Option<&kit::clients::AccountsClient> {
+        self.accounts.as_ref()
+    }
+
     /// Returns the catalog service's client.
     pub fn catalog(&self) -> Result<&kit::clients::CatalogClient, ApiError> {
         configured(self.catalog.as_ref(), Service::Catalog)
@@ -106,6 +117,7 @@ impl Upstreams {
                 .map(|(_, channel)| channel.clone())
         };
         Clients {
+            accounts: raw(Service::Accounts).map(kit::clients::AccountsClient::new),
             catalog: raw(Service::Catalog).map(kit::clients::CatalogClient::new),
             search: raw(Service::Search).map(kit::clients::SearchClient::new),
             decks: raw(Service::Decks).map(kit::clients::DecksClient::new),

@@ -301,6 +301,44 @@ async fn every_request_body_is_the_schema_of_its_own_route() {
     };
     assert_eq!(body("/api/v1/scripts:check"), ["source"]);
     assert_eq!(body("/api/v1/formats:check"), ["at", "deck", "format"]);
+    assert_eq!(body("/api/v1/accounts"), ["password", "username"]);
+    assert_eq!(body("/api/v1/sessions"), ["password", "username"]);
+    assert_eq!(body("/api/v1/me/tokens"), ["expireTime", "name", "scopes"]);
+}
+
+#[tokio::test]
+async fn a_token_is_refused_when_no_accounts_service_can_verify_it_and_none_is_anonymous() {
+    let app = app(no_services());
+    let request = |authorization: Option<&str>| {
+        let mut builder = Request::get("/api/v1/users/ana");
+        if let Some(value) = authorization {
+            builder = builder.header("authorization", value);
+        }
+        builder.body(Body::empty()).expect("a request")
+    };
+    for (authorization, reason) in [
+        (Some("Bearer tns_abc"), "invalid_token"),
+        (Some("Basic abc"), "malformed_authorization"),
+    ] {
+        let reply = send(&app, request(authorization)).await;
+        assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{authorization:?}");
+        let body = reply.json();
+        assert_eq!(body["error"]["code"], "unauthenticated");
+        assert_eq!(body["error"]["details"]["reason"], reason);
+    }
+    // Anonymous goes on to the route, which has no accounts service to call: a 500, not a 401.
+    let reply = send(&app, request(None)).await;
+    assert_eq!(reply.status, StatusCode::INTERNAL_SERVER_ERROR);
+    // The probes never look at tokens.
+    let reply = send(
+        &app,
+        Request::get("/healthz")
+            .header("authorization", "Bearer junk")
+            .body(Body::empty())
+            .expect("a request"),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
 }
 
 #[tokio::test]

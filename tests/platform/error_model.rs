@@ -5,6 +5,7 @@
 //! library would.
 //!
 //! The tournaments and calculators services have no RPCs yet; they join this table with them.
+//! The accounts service's bad input and its refusal of an anonymous caller are here too.
 
 use crate::support;
 
@@ -59,6 +60,19 @@ struct RunDeckRuleRequest {
     #[prost(string, tag = "3")]
     cards_by_id_json: String,
 }
+
+/// `turnier.accounts.v1.CreateAccountRequest`.
+#[derive(Clone, PartialEq, prost::Message)]
+struct CreateAccountRequest {
+    #[prost(string, tag = "1")]
+    username: String,
+    #[prost(string, tag = "2")]
+    password: String,
+}
+
+/// `turnier.accounts.v1.GetMeRequest`.
+#[derive(Clone, PartialEq, prost::Message)]
+struct GetMeRequest {}
 
 /// Any answer: only the error matters here.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -180,6 +194,30 @@ async fn every_service_says_what_was_wrong_in_the_standard_error_model() {
         !fields.is_empty() && fields.iter().all(|field| field == "script.source"),
         "{fields:?}"
     );
+    let status = refused(
+        url,
+        "/turnier.accounts.v1.AccountService/CreateAccount",
+        CreateAccountRequest {
+            username: "-dash-first".to_owned(),
+            password: "long enough, surely".to_owned(),
+        },
+    )
+    .await;
+    assert_eq!(status.code(), Code::InvalidArgument);
+    let (reason, _, _, fields) = error_info(&status);
+    assert_eq!(reason, "invalid_argument");
+    assert_eq!(fields, ["username"]);
+
+    // A method for the caller's own account, without a token.
+    let status = refused(
+        url,
+        "/turnier.accounts.v1.AccountService/GetMe",
+        GetMeRequest {},
+    )
+    .await;
+    assert_eq!(status.code(), Code::Unauthenticated);
+    assert_eq!(error_info(&status).0, "unauthenticated");
+
     // No ad-hoc header beside the standard details.
     assert!(status.metadata().get("x-turnier-error-code").is_none());
 }

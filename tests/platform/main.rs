@@ -4,6 +4,7 @@
 //! engine and script pools over the real catalog), since no service crate depends on another.
 
 mod account_cli;
+mod accounts_gateway;
 mod architecture;
 mod catalog;
 mod cli;
@@ -14,6 +15,7 @@ mod error_model;
 mod format_cli;
 mod format_gateway;
 mod hostile_input;
+mod ownership;
 mod queue_cli;
 mod script_cli;
 mod script_flood;

@@ -320,6 +320,11 @@ pub struct SamplePlatform {
 }
 
 impl SamplePlatform {
+    /// Returns the folder of the platform's embedded database.
+    pub fn state_dir(&self) -> &Path {
+        self._state.path()
+    }
+
     /// Starts the platform and waits until the sample catalog answers.
     pub async fn start() -> Self {
         Self::start_with(&[]).await

@@ -323,3 +323,31 @@ fn a_free_for_all_stage_config_only_gives_the_seed() {
         "{message}"
     );
 }
+
+#[test]
+fn a_closed_stdout_ends_the_command_quietly_instead_of_panicking() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+
+    let dir = workdir();
+    let mut child = support::turnier()
+        .current_dir(dir.path())
+        .args(["tournament", "standings"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("turnier starts");
+    // The reader goes away before anything is written (`turnier … | head -c0`).
+    drop(child.stdout.take());
+    child
+        .stdin
+        .take()
+        .expect("a stdin")
+        .write_all(read("worked-example.event.json").as_bytes())
+        .expect("the event is written");
+    let output = child.wait_with_output().expect("turnier exits");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+}

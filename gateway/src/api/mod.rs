@@ -12,6 +12,7 @@ use utoipa::OpenApi as _;
 
 use crate::ApiError;
 
+pub mod accounts;
 pub mod catalog;
 pub mod decks;
 pub mod formats;
@@ -25,6 +26,7 @@ pub fn routes() -> Router<AppState> {
     // TODO(gateway): tournaments and calculators join as their issues land;
     // until then their paths get the JSON 404 fallback.
     Router::new()
+        .merge(accounts::routes())
         .merge(catalog::routes())
         .merge(decks::routes())
         .merge(formats::routes())
@@ -35,6 +37,7 @@ pub fn routes() -> Router<AppState> {
 /// Returns the OpenAPI documents of the `/api/v1` modules, merged into [`crate::openapi()`].
 pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
     vec![
+        accounts::AccountsDoc::openapi(),
         catalog::CatalogDoc::openapi(),
         decks::DecksDoc::openapi(),
         formats::FormatsDoc::openapi(),

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
-use crate::client_addr::ClientAddr;
+use crate::auth::Authenticated;
 use crate::state::AppState;
 
 /// The scripts' routes.
@@ -169,10 +169,14 @@ fn script(body: ScriptBody) -> Result<pb::Script, ApiError> {
     })
 }
 
-/// The scripts service's client, calling on behalf of `client`: the service shares its sandbox
-/// fairly between callers, and the HTTP client is the caller.
-fn scripts(state: &AppState, client: ClientAddr) -> Result<ScriptsClient, ApiError> {
-    Ok(state.clients().scripts()?.on_behalf_of(client.0))
+/// The scripts service's client, calling on behalf of `caller`: the service shares its sandbox
+/// fairly between callers (by account, else by the HTTP client's address).
+fn scripts(state: &AppState, caller: Authenticated) -> Result<ScriptsClient, ApiError> {
+    Ok(state
+        .clients()
+        .scripts()?
+        .on_behalf_of(caller.address)
+        .with_bearer(caller.bearer))
 }
 
 fn context(context: Option<Value>) -> Option<String> {
@@ -204,7 +208,7 @@ fn rule(response: pb::RuleRunResponse) -> Json<Value> {
     responses((status = 200, description = "`{\"safe\", \"issues\": [{\"code\", \"message\", \"line\", \"column\"}], \"hash\"?}`")))]
 async fn check(
     State(state): State<AppState>,
-    client: ClientAddr,
+    client: Authenticated,
     Json(body): Json<ScriptCheckBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
@@ -235,7 +239,7 @@ async fn check(
               (status = 504, description = "`timeout`", body = crate::ErrorBody)))]
 async fn run_card_rule(
     State(state): State<AppState>,
-    client: ClientAddr,
+    client: Authenticated,
     Json(body): Json<CardRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
@@ -255,7 +259,7 @@ async fn run_card_rule(
     responses((status = 200, description = "`{\"verdicts\": [{\"cardId\"?, \"valid\", \"issues\"} | {\"cardId\"?, \"error\": {\"code\": \"script_error\", \"message\"}}]}`")))]
 async fn filter_card_pool(
     State(state): State<AppState>,
-    client: ClientAddr,
+    client: Authenticated,
     Json(body): Json<CardPoolBody>,
 ) -> Result<Json<Value>, ApiError> {
     let (cards_json, game) = match (body.cards, body.game) {
@@ -307,7 +311,7 @@ fn body_game(name: &str) -> Result<proto::game::Game, ApiError> {
     responses((status = 200, description = "`{\"valid\", \"issues\"}`")))]
 async fn run_deck_rule(
     State(state): State<AppState>,
-    client: ClientAddr,
+    client: Authenticated,
     Json(body): Json<DeckRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
@@ -327,7 +331,7 @@ async fn run_deck_rule(
     responses((status = 200, description = "`{\"valid\", \"issues\"}`")))]
 async fn run_deckset_rule(
     State(state): State<AppState>,
-    client: ClientAddr,
+    client: Authenticated,
     Json(body): Json<DecksetRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
@@ -347,7 +351,7 @@ async fn run_deckset_rule(
     responses((status = 200, description = "`{\"patch\": {filter key: [values]} | null}`")))]
 async fn resolve_pool_filters(
     State(state): State<AppState>,
-    client: ClientAddr,
+    client: Authenticated,
     Json(body): Json<PoolFiltersBody>,
 ) -> Result<Json<Value>, ApiError> {
     let game = body_game(&body.game)?;
@@ -370,7 +374,7 @@ async fn resolve_pool_filters(
     responses((status = 200, description = "`{\"widgets\": [...]}`")))]
 async fn run_calculator(
     State(state): State<AppState>,
-    client: ClientAddr,
+    client: Authenticated,
     Json(body): Json<CalculatorBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(

@@ -17,6 +17,7 @@ use tower::ServiceBuilder;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -42,7 +43,13 @@ where
     S: Clone + Send + Sync + 'static,
 {
     let stack = ServiceBuilder::new()
-        // Outermost, so that the trace span, the logs and every response below it, including
+        // First of all: the token in `Authorization` (and any cookie) is marked sensitive, so
+        // no layer or log that prints headers ever shows it.
+        .layer(SetSensitiveRequestHeadersLayer::new([
+            AUTHORIZATION,
+            http::header::COOKIE,
+        ]))
+        // Outermost of the rest, so that the trace span, the logs and every response below it, including
         // the ones layers produce on their own (413, 504, CORS preflights), see one id.
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
         // Right after the id is set, so that every response leaving the gateway echoes it,

@@ -436,6 +436,11 @@ impl Verifier {
         }
     }
 
+    /// Forgets what is cached about `bearer` (this process signed it out or revoked it).
+    pub fn forget(&self, bearer: &Bearer) {
+        self.cache.invalidate(bearer);
+    }
+
     /// Forgets every cached answer (a test that revokes and checks at once).
     pub fn forget_all(&self) {
         self.cache.invalidate_all();

@@ -47,14 +47,20 @@ impl std::fmt::Display for CallerKey {
     }
 }
 
-/// Returns the key of the caller `request` is made for: the client address the gateway named
-/// in [`CALLER_METADATA`], else the address of the peer that sent it.
+/// Returns the key of the caller `request` is made for: its account, when the auth layer
+/// verified a token for it (`crate::auth`), whatever address it calls from; else the client
+/// address the gateway named in [`CALLER_METADATA`], else the address of the peer that sent
+/// it. Anonymous callers from one address share one key.
 ///
-/// TODO(accounts): once the accounts service resolves callers, an authenticated request is
-/// keyed by its account id here and the address stays the key of anonymous ones. Until then the
-/// metadata is taken on trust from whoever sends it (a direct client could name any address);
-/// it is parsed as an IP address, so it cannot grow the keys beyond what addresses can be.
+/// The named address is taken on trust from whoever sends it (a direct client could name any
+/// address); it is parsed as an IP address, so it cannot grow the keys beyond what addresses
+/// can be, and a signed-in caller is keyed by its account instead.
 pub fn key<T>(request: &Request<T>) -> CallerKey {
+    if let Some(crate::auth::Caller::Account(account)) =
+        request.extensions().get::<crate::auth::Caller>()
+    {
+        return CallerKey(format!("account:{}", account.id));
+    }
     let named = request
         .metadata()
         .get(CALLER_METADATA)
@@ -115,6 +121,25 @@ mod tests {
         assert_eq!(key(&request).as_str(), "203.0.113.7");
         let v6 = with_metadata(CALLER_METADATA, " 2001:db8::1 ");
         assert_eq!(key(&v6).as_str(), "2001:db8::1");
+    }
+
+    #[test]
+    fn a_verified_account_is_the_caller_whatever_address_it_names() {
+        use crate::auth::{AccountCaller, Caller, Scopes, TokenKind};
+        let mut request = with_metadata(CALLER_METADATA, "203.0.113.7");
+        request
+            .extensions_mut()
+            .insert(Caller::Account(AccountCaller {
+                id: "acc_1".to_owned(),
+                username: "Ana".to_owned(),
+                kind: TokenKind::Api,
+                scopes: Scopes::ALL,
+                expires: None,
+            }));
+        assert_eq!(key(&request).as_str(), "account:acc_1");
+        let mut anonymous = with_metadata(CALLER_METADATA, "203.0.113.7");
+        anonymous.extensions_mut().insert(Caller::Anonymous);
+        assert_eq!(key(&anonymous).as_str(), "203.0.113.7");
     }
 
     #[test]

@@ -1,0 +1,112 @@
+//! Who calls the API: the `Authorization` header read and verified once per request
+//! ([`authenticate`]), which also counts the request against the general rate limit
+//! ([`crate::limits`]).
+//!
+//! Every `/api/v1` route runs behind [`authenticate`]: no header is an anonymous caller; a
+//! header that is not `Bearer <token>`, or a token that is unknown, expired or revoked, is
+//! answered 401 `unauthenticated` before any handler runs, whatever the route. The handler gets
+//! the verified [`Authenticated`] caller and forwards the same token to the services it calls
+//! ([`Authenticated::bearer`]), which verify it again through `kit::auth` (cached there too):
+//! the gateway decides nothing a service would not.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http::StatusCode;
+use http::request::Parts;
+use kit::auth::{AuthError, Bearer, Caller};
+use serde_json::json;
+
+use crate::ApiError;
+use crate::limits::{RateKey, too_many};
+use crate::state::AppState;
+
+/// The caller of a request, as [`authenticate`] verified it.
+#[derive(Debug, Clone, Default)]
+pub struct Authenticated {
+    /// Anonymous, or the account the token speaks for.
+    pub caller: Caller,
+    /// The token as sent, to forward to the services.
+    pub bearer: Option<Bearer>,
+    /// The client's address, when the request came over a connection.
+    pub address: Option<IpAddr>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Authenticated {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        // Set by `authenticate` on every API route; a route outside it is anonymous.
+        Ok(parts
+            .extensions
+            .get::<Authenticated>()
+            .cloned()
+            .unwrap_or_else(|| Authenticated {
+                address: peer(parts),
+                ..Authenticated::default()
+            }))
+    }
+}
+
+fn peer(parts: &Parts) -> Option<IpAddr> {
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip())
+}
+
+/// The 401 of a request whose `Authorization` could not be verified.
+pub fn unauthenticated(err: &AuthError) -> ApiError {
+    let reason = match err {
+        AuthError::Malformed(_) => kit::auth::REASON_MALFORMED,
+        _ => kit::auth::REASON_INVALID_TOKEN,
+    };
+    ApiError::new(StatusCode::UNAUTHORIZED, "unauthenticated", err.to_string())
+        .with_details(json!({ "reason": reason }))
+}
+
+/// Verifies the caller of every API request, counts it against the general limit, and hands
+/// the handler its [`Authenticated`].
+pub async fn authenticate(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let address = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip());
+    let bearer = match request.headers().get(http::header::AUTHORIZATION) {
+        None => None,
+        Some(value) => match Bearer::from_authorization(value.as_bytes()) {
+            Ok(bearer) => Some(bearer),
+            Err(err) => return unauthenticated(&err).into_response(),
+        },
+    };
+    let caller = match &bearer {
+        None => Caller::Anonymous,
+        Some(bearer) => match state.verifier() {
+            None => return unauthenticated(&AuthError::Invalid).into_response(),
+            Some(verifier) => match verifier.verify(bearer).await {
+                Ok(account) => Caller::Account(account),
+                Err(AuthError::Unavailable(cause)) => return ApiError::from(cause).into_response(),
+                Err(err) => return unauthenticated(&err).into_response(),
+            },
+        },
+    };
+    let key = match &caller {
+        Caller::Account(account) => RateKey::Account(account.id.clone()),
+        Caller::Anonymous => RateKey::Address(address),
+    };
+    if let Err(wait) = state.general_limit().check(&key) {
+        return too_many("too many requests", wait).into_response();
+    }
+    request.extensions_mut().insert(Authenticated {
+        caller,
+        bearer,
+        address,
+    });
+    next.run(request).await
+}
