@@ -67,6 +67,36 @@ pub fn unauthenticated(err: &AuthError) -> ApiError {
         .with_details(json!({ "reason": reason }))
 }
 
+/// The services' clients for one request: every call made for its client address and with its
+/// token (`Authorization` forwarded as gRPC metadata), so a service sees the same caller the
+/// gateway verified. What every handler calls the services through.
+#[derive(Debug, Clone)]
+pub struct Calls(pub crate::upstream::Clients);
+
+impl std::ops::Deref for Calls {
+    type Target = crate::upstream::Clients;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl FromRequestParts<AppState> for Calls {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let Ok(caller) = Authenticated::from_request_parts(parts, state).await;
+        Ok(Calls(
+            state
+                .clients()
+                .acting_for(caller.address, caller.bearer.as_ref()),
+        ))
+    }
+}
+
 /// Verifies the caller of every API request, counts it against the general limit, and hands
 /// the handler its [`Authenticated`].
 pub async fn authenticate(

@@ -57,6 +57,31 @@ impl Clients {
     }
 }
 
+impl Clients {
+    /// Returns these clients with every call made for `address` (the HTTP client) and with
+    /// `bearer` (the token it sent): what a handler calls the services with.
+    pub fn acting_for(
+        &self,
+        address: Option<std::net::IpAddr>,
+        bearer: Option<&kit::auth::Bearer>,
+    ) -> Clients {
+        macro_rules! act {
+            ($client:expr) => {
+                $client
+                    .as_ref()
+                    .map(|client| client.on_behalf_of(address).with_bearer(bearer.cloned()))
+            };
+        }
+        Clients {
+            accounts: act!(self.accounts),
+            catalog: act!(self.catalog),
+            search: act!(self.search),
+            decks: act!(self.decks),
+            scripts: act!(self.scripts),
+        }
+    }
+}
+
 /// A client the gateway was not configured with is a wiring bug, answered as a 500.
 #[allow(clippy::result_large_err)]
 fn configured<T>(client: Option<&T>, service: Service) -> Result<&T, ApiError> {

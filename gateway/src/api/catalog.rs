@@ -6,7 +6,7 @@
 // the error path does not matter and boxing it would only add noise to every `?`.
 #![allow(clippy::result_large_err)]
 
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use http::StatusCode;
@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
+use crate::auth::Calls;
 use crate::state::AppState;
 
 /// The most refs one batch request may carry.
@@ -49,12 +50,11 @@ pub struct CatalogDoc;
               (status = 404, description = "No such card or game", body = crate::ErrorBody))
 )]
 async fn get_card(
-    State(state): State<AppState>,
+    calls: Calls,
     Path((game_name, reference)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = state
-        .clients()
+    let response = calls
         .catalog()?
         .get_cards(game, vec![reference.clone()])
         .await?;
@@ -95,7 +95,7 @@ pub struct BatchGetBody {
               (status = 400, description = "Malformed body or too many refs", body = crate::ErrorBody))
 )]
 async fn batch_get(
-    State(state): State<AppState>,
+    calls: Calls,
     Path(game_name): Path<String>,
     Json(body): Json<BatchGetBody>,
 ) -> Result<Json<Value>, ApiError> {
@@ -106,11 +106,7 @@ async fn batch_get(
             body.refs.len()
         )));
     }
-    let response = state
-        .clients()
-        .catalog()?
-        .get_cards(game, body.refs)
-        .await?;
+    let response = calls.catalog()?.get_cards(game, body.refs).await?;
     // serde_json keeps insertion order: the frontend sees the refs in the order it sent them.
     let mut cards_by_id = Map::new();
     for entry in response.cards {
@@ -131,12 +127,9 @@ async fn batch_get(
     params(("game" = String, Path, description = "lor, pokemon or riftbound")),
     responses((status = 200, description = "`{\"sets\": [...]}`"))
 )]
-async fn list_sets(
-    State(state): State<AppState>,
-    Path(game_name): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+async fn list_sets(calls: Calls, Path(game_name): Path<String>) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let sets = state.clients().catalog()?.list_sets(game).await?;
+    let sets = calls.catalog()?.list_sets(game).await?;
     Ok(Json(json!({ "sets": super::to_json(&sets)? })))
 }
 
@@ -148,12 +141,9 @@ async fn list_sets(
     params(("game" = String, Path, description = "lor, pokemon or riftbound")),
     responses((status = 200, description = "The globals object"))
 )]
-async fn get_globals(
-    State(state): State<AppState>,
-    Path(game_name): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+async fn get_globals(calls: Calls, Path(game_name): Path<String>) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = state.clients().catalog()?.get_globals(game).await?;
+    let response = calls.catalog()?.get_globals(game).await?;
     Ok(Json(match response.globals {
         Some(globals) => super::to_json(&globals)?,
         None => Value::Object(Map::new()),

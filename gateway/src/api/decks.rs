@@ -5,7 +5,7 @@
 // the error path does not matter and boxing it would only add noise to every `?`.
 #![allow(clippy::result_large_err)]
 
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use proto::decks::v1::{ExportCard, ExportDeckRequest, ImportDeckRequest, ListDeckFormatsRequest};
@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
+use crate::auth::Calls;
 use crate::state::AppState;
 
 /// The deck-import routes.
@@ -69,13 +70,12 @@ fn layout(value: Option<&str>) -> Result<proto::decks::v1::DeckLayout, ApiError>
     )
 )]
 async fn import_deck(
-    State(state): State<AppState>,
+    calls: Calls,
     Path(game_name): Path<String>,
     Json(body): Json<ImportBody>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = state
-        .clients()
+    let response = calls
         .decks()?
         .import_deck(ImportDeckRequest {
             game: proto::game::to_wire(game),
@@ -138,13 +138,12 @@ pub struct ExportCardBody {
     )
 )]
 async fn export_deck(
-    State(state): State<AppState>,
+    calls: Calls,
     Path(game_name): Path<String>,
     Json(body): Json<ExportBody>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = state
-        .clients()
+    let response = calls
         .decks()?
         .export_deck(ExportDeckRequest {
             game: proto::game::to_wire(game),
@@ -173,12 +172,11 @@ async fn export_deck(
     responses((status = 200, description = "`{\"formats\": [{\"id\", \"hasSideboard\"}]}`"))
 )]
 async fn list_formats(
-    State(state): State<AppState>,
+    calls: Calls,
     Path(game_name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = state
-        .clients()
+    let response = calls
         .decks()?
         .list_deck_formats(ListDeckFormatsRequest {
             game: proto::game::to_wire(game),

@@ -9,7 +9,6 @@
 // the error path does not matter and boxing it would only add noise to every `?`.
 #![allow(clippy::result_large_err)]
 
-use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use http::StatusCode;
@@ -23,6 +22,7 @@ use serde_json::{Map, Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
+use crate::auth::Calls;
 use crate::state::AppState;
 
 /// The formats' routes.
@@ -68,10 +68,7 @@ pub struct FormatCheckBody {
     responses((status = 200, description = "`{\"valid\", \"tabooList\", \"cards\": {id: {\"bannedBy\", \"copyLimit\", \"restrictedBy\"}}, \"issues\": [{\"code\", \"card\", \"message\"}]}`"),
               (status = 400, description = "A format, deck or moment that fails to read (`invalid_format`, `invalid_deck`, `invalid_moment`)", body = crate::ErrorBody))
 )]
-async fn check(
-    State(state): State<AppState>,
-    Json(body): Json<FormatCheckBody>,
-) -> Result<Json<Value>, ApiError> {
+async fn check(calls: Calls, Json(body): Json<FormatCheckBody>) -> Result<Json<Value>, ApiError> {
     // The deck's JSON is the canonical proto3 JSON of `Deck`, so pbjson reads it; the rules of
     // a deck (shapes, counts, each card once) are the service's to apply.
     let deck: Deck = serde_json::from_value(body.deck).map_err(|err| {
@@ -81,8 +78,7 @@ async fn check(
             format!("invalid deck: {err}"),
         )
     })?;
-    let response = state
-        .clients()
+    let response = calls
         .decks()?
         .check_deck_against_format(CheckDeckAgainstFormatRequest {
             format_json: body.format.get().to_owned(),

@@ -5,7 +5,7 @@
 // the error path does not matter and boxing it would only add noise to every `?`.
 #![allow(clippy::result_large_err)]
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query};
 use axum::routing::get;
 use axum::{Json, Router};
 use proto::search::v1::{ExplainQueryRequest, SearchRequest};
@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
+use crate::auth::Calls;
 use crate::state::AppState;
 
 /// The search routes.
@@ -58,13 +59,12 @@ pub struct SearchParams {
     )
 )]
 async fn search(
-    State(state): State<AppState>,
+    calls: Calls,
     Path(game_name): Path<String>,
     Query(params): Query<SearchParams>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = state
-        .clients()
+    let response = calls
         .search()?
         .search(SearchRequest {
             game: proto::game::to_wire(game),
@@ -108,13 +108,12 @@ pub struct ExplainParams {
     responses((status = 200, description = "`{\"query\", \"tree\", \"warnings\", \"order\", …}`"))
 )]
 async fn explain(
-    State(state): State<AppState>,
+    calls: Calls,
     Path(game_name): Path<String>,
     Query(params): Query<ExplainParams>,
 ) -> Result<Json<Value>, ApiError> {
     let game = super::game(&game_name)?;
-    let response = state
-        .clients()
+    let response = calls
         .search()?
         .explain_query(ExplainQueryRequest {
             game: proto::game::to_wire(game),
