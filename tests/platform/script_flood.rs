@@ -1,5 +1,6 @@
-//! Floods of endless loops through the real binary: one HTTP client cannot take every sandbox
-//! slot (another still runs at once, the flood is told `busy` with the documented error body),
+//! Floods of endless loops through the real binary: one account cannot take every sandbox slot
+//! (another caller still runs at once, the flood is told `busy` with the documented error
+//! body), an anonymous address gets half an account's share,
 //! a loop whose client went away stops, and SIGTERM under a flood exits within the grace with
 //! `/healthz` saying `shutting_down` meanwhile.
 //!
@@ -31,16 +32,28 @@ fn card_rule(source: &str) -> Value {
 fn flood(
     client: &reqwest::Client,
     api: &str,
+    token: Option<&str>,
     loops: usize,
 ) -> Vec<tokio::task::JoinHandle<reqwest::Result<reqwest::Response>>> {
     (0..loops)
         .map(|_| {
-            let request = client
+            let mut request = client
                 .post(format!("{api}/scripts:runCardRule"))
                 .json(&card_rule(ENDLESS));
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
             tokio::spawn(request.send())
         })
         .collect()
+}
+
+/// Signs up an account on the platform at `api` and returns its session token.
+async fn account(api: &str, username: &str) -> String {
+    crate::ownership::sign_up(&reqwest::Client::new(), api, username).await["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned()
 }
 
 /// A client whose connections come from another loopback address: another caller.
@@ -53,7 +66,8 @@ fn client_from(address: Ipv4Addr) -> reqwest::Client {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn one_client_flooding_endless_loops_leaves_room_for_another_and_is_told_busy() {
-    // Four slots, two per caller, as on a 2-core machine by default.
+    // Four slots, two per signed-in caller (one per anonymous address), as on a 2-core machine
+    // by default. The flood is an account's.
     let mut platform = SamplePlatform::start_with(&[
         ("TURNIER_SCRIPT_CONCURRENCY", "4"),
         ("TURNIER_SCRIPT_QUEUE_WAIT_MS", "1000"),
@@ -70,7 +84,8 @@ async fn one_client_flooding_endless_loops_leaves_room_for_another_and_is_told_b
         .expect("the gateway answers");
     assert_eq!(first.status(), 200);
 
-    let loops = flood(&flooder, &platform.api, 10);
+    let token = account(&platform.api, "flooder").await;
+    let loops = flood(&flooder, &platform.api, Some(&token), 10);
     wait_for_metric(&mut platform.process, &metrics, SLOTS_HELD, 2.0).await;
 
     // Another client's trivial rule runs at once, beside the flood's two loops.
@@ -140,6 +155,33 @@ async fn one_client_flooding_endless_loops_leaves_room_for_another_and_is_told_b
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn an_anonymous_address_gets_half_an_accounts_share() {
+    let mut platform = SamplePlatform::start_with(&[
+        ("TURNIER_SCRIPT_CONCURRENCY", "4"),
+        ("TURNIER_SCRIPT_QUEUE_WAIT_MS", "200"),
+    ])
+    .await;
+    let metrics = format!("{}/metrics", platform.http);
+    let anonymous = flood(&reqwest::Client::new(), &platform.api, None, 4);
+    // One runs, one waits its 200 ms, two are refused: three answered 429 `busy`.
+    let started = Instant::now();
+    while anonymous.iter().filter(|task| task.is_finished()).count() < 3 {
+        assert!(started.elapsed() < PROMPTLY, "the flood is kept waiting");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    wait_for_metric(&mut platform.process, &metrics, SLOTS_HELD, 1.0).await;
+    for task in anonymous {
+        if task.is_finished() {
+            let response = task.await.expect("no panic").expect("an answer");
+            assert_eq!(response.status(), 429);
+        } else {
+            task.abort();
+        }
+    }
+    wait_for_metric(&mut platform.process, &metrics, SLOTS_HELD, 0.0).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn sigterm_during_a_flood_of_endless_loops_exits_within_the_grace() {
     let delay = Duration::from_secs(2);
     let grace = Duration::from_secs(2);
@@ -153,7 +195,8 @@ async fn sigterm_during_a_flood_of_endless_loops_exits_within_the_grace() {
     .await;
     let metrics = format!("{}/metrics", platform.http);
     let client = reqwest::Client::new();
-    let loops = flood(&client, &platform.api, 20);
+    let token = account(&platform.api, "flooder").await;
+    let loops = flood(&client, &platform.api, Some(&token), 20);
     wait_for_metric(&mut platform.process, &metrics, SLOTS_HELD, 20.0).await;
 
     platform.process.terminate();

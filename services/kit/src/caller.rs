@@ -17,6 +17,9 @@ use tonic::metadata::MetadataValue;
 /// gateway saw it.
 pub const CALLER_METADATA: &str = "x-turnier-caller";
 
+/// How the key of a signed-in caller begins (no IP address does).
+const ACCOUNT_PREFIX: &str = "account:";
+
 /// What a caller is counted as, wherever its request came from. Two requests with the same key
 /// share one caller's share.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -27,6 +30,11 @@ impl CallerKey {
     /// in-memory transport). They all share one key.
     pub fn unknown() -> Self {
         Self("unknown".to_owned())
+    }
+
+    /// Returns whether the key is a signed-in account's (else an address, or unknown).
+    pub fn is_account(&self) -> bool {
+        self.0.starts_with(ACCOUNT_PREFIX)
     }
 
     /// Returns the key as text, for logs.
@@ -59,7 +67,7 @@ pub fn key<T>(request: &Request<T>) -> CallerKey {
     if let Some(crate::auth::Caller::Account(account)) =
         request.extensions().get::<crate::auth::Caller>()
     {
-        return CallerKey(format!("account:{}", account.id));
+        return CallerKey(format!("{ACCOUNT_PREFIX}{}", account.id));
     }
     let named = request
         .metadata()
@@ -137,9 +145,11 @@ mod tests {
                 expires: None,
             }));
         assert_eq!(key(&request).as_str(), "account:acc_1");
+        assert!(key(&request).is_account());
         let mut anonymous = with_metadata(CALLER_METADATA, "203.0.113.7");
         anonymous.extensions_mut().insert(Caller::Anonymous);
         assert_eq!(key(&anonymous).as_str(), "203.0.113.7");
+        assert!(!key(&anonymous).is_account());
     }
 
     #[test]

@@ -162,7 +162,8 @@ impl Slots {
     /// Returns the slots of `limits`, all free.
     pub fn new(limits: Limits) -> Self {
         let state = State {
-            admission: Admission::new(limits),
+            admission: Admission::new(limits)
+                .with_anonymous(|caller: &CallerKey| !caller.is_account()),
             wakers: HashMap::new(),
         };
         state.publish();
@@ -197,7 +198,7 @@ impl Slots {
     ) -> Result<Permit, Busy> {
         let (waiting, granted) = {
             let mut state = lock(&self.shared);
-            let slots = state.admission.fit(wanted);
+            let slots = state.admission.fit(&caller, wanted);
             let decision = state.admission.request(caller.clone(), slots);
             let ticket = match decision {
                 Decision::Granted => {

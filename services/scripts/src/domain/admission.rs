@@ -25,6 +25,13 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Returns the share of an anonymous caller (one known by its address only, so one that
+    /// can be many people behind one address, or one person behind many): half the share, at
+    /// least one slot.
+    pub fn anonymous_share(&self) -> usize {
+        (self.share / 2).max(1)
+    }
+
     /// Returns the default share of `slots`: half of them, at least one, so that two busy
     /// callers leave each other room and a single slot still serves someone.
     pub fn default_share(slots: usize) -> usize {
@@ -79,6 +86,9 @@ struct Waiter<K> {
 #[derive(Debug, Clone)]
 pub struct Admission<K> {
     limits: Limits,
+    /// Whether a caller is anonymous (known by its address only): its share is half the
+    /// share, at least one slot ([`Limits::anonymous_share`]).
+    anonymous: fn(&K) -> bool,
     free: usize,
     held: HashMap<K, usize>,
     waiting: VecDeque<Waiter<K>>,
@@ -97,10 +107,28 @@ impl<K: Eq + Hash + Clone> Admission<K> {
         };
         Self {
             limits,
+            anonymous: |_| false,
             free: slots,
             held: HashMap::new(),
             waiting: VecDeque::new(),
             next_ticket: 0,
+        }
+    }
+
+    /// Returns the policy with callers `anonymous` says are anonymous held to the smaller share
+    /// ([`Limits::anonymous_share`]).
+    #[must_use]
+    pub fn with_anonymous(mut self, anonymous: fn(&K) -> bool) -> Self {
+        self.anonymous = anonymous;
+        self
+    }
+
+    /// Returns the share of `caller`, in slots.
+    pub fn share_of(&self, caller: &K) -> usize {
+        if (self.anonymous)(caller) {
+            self.limits.anonymous_share()
+        } else {
+            self.limits.share
         }
     }
 
@@ -109,9 +137,10 @@ impl<K: Eq + Hash + Clone> Admission<K> {
         self.limits
     }
 
-    /// Returns how many slots a request for `wanted` gets: at least one, at most a share.
-    pub fn fit(&self, wanted: usize) -> usize {
-        wanted.clamp(1, self.limits.share)
+    /// Returns how many slots a request of `caller` for `wanted` gets: at least one, at most
+    /// its share.
+    pub fn fit(&self, caller: &K, wanted: usize) -> usize {
+        wanted.clamp(1, self.share_of(caller))
     }
 
     /// Returns the slots nobody holds.
@@ -132,16 +161,15 @@ impl<K: Eq + Hash + Clone> Admission<K> {
     /// Asks for `slots` slots for `caller` (taken as [`Admission::fit`] says; the caller must
     /// later release exactly that many).
     pub fn request(&mut self, caller: K, slots: usize) -> Decision {
-        let slots = self.fit(slots);
+        let slots = self.fit(&caller, slots);
         if self.fits(&caller, slots) {
             self.take(caller, slots);
             return Decision::Granted;
         }
         let waiting_for_caller = self.waiting.iter().filter(|w| w.caller == caller).count();
-        if waiting_for_caller >= self.limits.share {
-            return Decision::Refused(Refusal::OverShare {
-                share: self.limits.share,
-            });
+        let share = self.share_of(&caller);
+        if waiting_for_caller >= share {
+            return Decision::Refused(Refusal::OverShare { share });
         }
         if self.waiting.len() >= self.limits.queue {
             return Decision::Refused(Refusal::QueueFull {
@@ -161,7 +189,7 @@ impl<K: Eq + Hash + Clone> Admission<K> {
     /// Gives back `slots` slots `caller` held, and grants every waiter that now fits, in
     /// arrival order; returns their tickets, in that order.
     pub fn release(&mut self, caller: &K, slots: usize) -> Vec<Ticket> {
-        let slots = self.fit(slots);
+        let slots = self.fit(caller, slots);
         if let Some(held) = self.held.get_mut(caller) {
             let given = slots.min(*held);
             *held -= given;
@@ -199,7 +227,7 @@ impl<K: Eq + Hash + Clone> Admission<K> {
     }
 
     fn fits(&self, caller: &K, slots: usize) -> bool {
-        self.free >= slots && self.held_by(caller) + slots <= self.limits.share
+        self.free >= slots && self.held_by(caller) + slots <= self.share_of(caller)
     }
 
     fn take(&mut self, caller: K, slots: usize) {
@@ -241,6 +269,32 @@ mod tests {
         );
         assert_eq!(admission.held_by(&"flood"), 2);
         assert_eq!(admission.free(), 2);
+    }
+
+    #[test]
+    fn an_anonymous_caller_gets_half_a_share_and_an_account_the_whole() {
+        let mut admission = four_slots().with_anonymous(|key| key.starts_with("addr:"));
+        assert_eq!(admission.share_of(&"addr:203.0.113.7"), 1);
+        assert_eq!(admission.share_of(&"account:acc_1"), 2);
+        assert_eq!(admission.fit(&"addr:203.0.113.7", 3), 1);
+        assert_eq!(admission.request("addr:203.0.113.7", 1), Decision::Granted);
+        queued(admission.request("addr:203.0.113.7", 1));
+        assert_eq!(
+            admission.request("addr:203.0.113.7", 1),
+            Decision::Refused(Refusal::OverShare { share: 1 })
+        );
+        assert_eq!(admission.request("account:acc_1", 1), Decision::Granted);
+        assert_eq!(admission.request("account:acc_1", 1), Decision::Granted);
+        assert_eq!(admission.free(), 1);
+        assert_eq!(
+            Limits {
+                slots: 1,
+                share: 1,
+                queue: 1
+            }
+            .anonymous_share(),
+            1
+        );
     }
 
     #[test]
@@ -324,8 +378,8 @@ mod tests {
     #[test]
     fn a_request_for_many_slots_gets_at_most_a_share() {
         let mut admission = four_slots();
-        assert_eq!(admission.fit(4), 2);
-        assert_eq!(admission.fit(0), 1);
+        assert_eq!(admission.fit(&"caller", 4), 2);
+        assert_eq!(admission.fit(&"caller", 0), 1);
         assert_eq!(admission.request("pool", 4), Decision::Granted);
         assert_eq!(admission.held_by(&"pool"), 2);
         assert_eq!(admission.release(&"pool", 4), Vec::<Ticket>::new());
