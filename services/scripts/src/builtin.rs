@@ -51,7 +51,7 @@ const POKEMON_FORMATS: &str = "Play! Pokémon Tournament Rules Handbook, format 
      Pokémon TCG data records it (pokemon-tcg-data 04cd5d99, 2026-01-30)";
 const POKEMON_DECKS: &str = "Pokémon TCG Rulebook (Scarlet & Violet series) and the Play! \
      Pokémon Tournament Rules Handbook, deck rules";
-const RIFTBOUND: &str = "Riftbound Core Rules (Riot Games, Origins, 2025), deck construction";
+const RIFTBOUND: &str = "Riftbound Core Rules v1.3 (Riot Games), 103 Deck Construction";
 const ANY_LINEUP: &str = "no official lineup restriction";
 
 /// Every built-in rule, grouped by game, card rules first, then deck and deck set rules.

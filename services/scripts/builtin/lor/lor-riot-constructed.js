@@ -36,8 +36,8 @@ function regionName(ref, context) {
   return (region && region.name) || ref;
 }
 
-// The fewest regions that give every card one of its own, as a sorted list; null when no card
-// has a region. Subsets are tried by size, so the answer is a smallest cover.
+// The fewest regions that give every card one of its own, as a sorted list (empty when no card
+// has a region). Subsets are tried by size, so the answer is a smallest cover.
 function regionCover(cardRegions) {
   const all = [...new Set(cardRegions.flat())].sort();
 
@@ -50,7 +50,7 @@ function regionCover(cardRegions) {
     }
   }
 
-  return all.length === 0 ? [] : all;
+  return all;
 }
 
 function pick(all, size, from, picked, cardRegions) {

@@ -1,5 +1,5 @@
 // Built-in zone rule: Riftbound, the Battlefields pile.
-// Follows: Riftbound Core Rules (Riot Games, Origins, 2025), deck construction, and the
+// Follows: Riftbound Core Rules v1.3 (Riot Games), 103 Deck Construction, and the
 // Turny.gg deck builder guide's Constructed template: 3 battlefields; the pool shows battlefields.
 // The deck builder prefixes each message with the pile's name.
 const BATTLEFIELDS = 3;

@@ -1,9 +1,11 @@
 // Built-in whole-deck rule: Riftbound, constructed.
-// Follows: Riftbound Core Rules (Riot Games, Origins, 2025), deck construction: one Champion
-// Legend; a Chosen Champion, a Champion unit of the Legend's champion; a main deck of 40 cards
-// (the Chosen Champion among them); a rune deck of 12 runes; 3 battlefields; at most 3 copies
-// of a card (main deck and sideboard together); every card in the Legend's domains; and the
-// Turny.gg deck builder guide's sideboard of at most 10 cards.
+// Follows: Riftbound Core Rules v1.3 (Riot Games), 103 Deck Construction: one Champion
+// Legend; a Chosen Champion, a Champion unit sharing a tag with the Legend (103.2.a.2); a main
+// deck of 40 cards, the Chosen Champion among them (103.2 says "at least 40"; the Turny.gg
+// Constructed template takes exactly 40); a rune deck of 12 runes; 3 battlefields; at most 3
+// copies of a card (main deck and sideboard together); every card in the Legend's domains (a
+// card of several domains needs all of them, 103.1.b.4); and the Turny.gg deck builder guide's
+// sideboard of at most 10 cards.
 // The deck is every zone merged into one flat map (card ref → copies), with the sideboard
 // nested under `sideboard`; zones are told apart by card type. Copies count by card identity.
 const MAIN_DECK = 40;

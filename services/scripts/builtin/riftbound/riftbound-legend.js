@@ -1,5 +1,5 @@
 // Built-in zone rule: Riftbound, the Legend pile.
-// Follows: Riftbound Core Rules (Riot Games, Origins, 2025), deck construction, and the
+// Follows: Riftbound Core Rules v1.3 (Riot Games), 103 Deck Construction, and the
 // Turny.gg deck builder guide's Constructed template: exactly one Legend; the pool shows Legends.
 // The deck builder prefixes each message with the pile's name.
 const LEGENDS = 1;

@@ -1,5 +1,5 @@
 // Built-in zone rule: Riftbound, the Main Deck pile.
-// Follows: Riftbound Core Rules (Riot Games, Origins, 2025), deck construction, and the
+// Follows: Riftbound Core Rules v1.3 (Riot Games), 103 Deck Construction, and the
 // Turny.gg deck builder guide's Constructed template: exactly 40 cards, units, spells and gear; the
 // pool shows the cards of the Legend's domains. The size message is the guide's, verbatim.
 // The deck builder prefixes each message with the pile's name.

@@ -1,7 +1,8 @@
 // Built-in card rule: Riftbound, Standard (constructed play).
-// Follows: Riftbound Core Rules, deck construction, and Riot's Riftbound ban list as the card
-// data records it: a card is legal when it can go in a deck (tokens cannot: collectible is
-// false) and its legalities.standard is not "banned" (a missing format counts as legal).
+// Follows: Riftbound Core Rules v1.3 (Riot Games), 103 Deck Construction, and the ban list as
+// the card data records it: a card is legal when it can go in a deck (tokens cannot:
+// collectible is false) and its legalities.standard is not "banned" (a missing format counts
+// as legal).
 export default function validateCard(card) {
   const name = (card && card.name) || "This card";
 
