@@ -58,8 +58,18 @@ fn card_rule(id: &str, card: &Value) -> (bool, Vec<String>) {
 }
 
 fn deck_rule(id: &str, deck: Value, cards_by_id: Value) -> (bool, Vec<String>) {
+    deck_rule_in(id, deck, cards_by_id, None)
+}
+
+/// A deck rule run with a context (`{"globals": …}`).
+fn deck_rule_in(
+    id: &str,
+    deck: Value,
+    cards_by_id: Value,
+    context: Option<Value>,
+) -> (bool, Vec<String>) {
     let result = RUNNER
-        .deck_rule(&script(id), deck, cards_by_id, None)
+        .deck_rule(&script(id), deck, cards_by_id, context)
         .unwrap_or_else(|err| panic!("{id} runs: {err}"));
     verdict(&result)
 }
@@ -292,6 +302,28 @@ fn riot_constructed_allows_at_most_2_regions() {
     assert_eq!(
         deck_rule("lor-riot-constructed", deck.pile(), deck.cards_by_id()),
         fails(&["A deck may use at most 2 regions (this one needs 3: Demacia, Ionia, Noxus)."])
+    );
+}
+
+#[test]
+fn riot_constructed_names_the_regions_from_the_catalog_globals() {
+    let legal = demacia_ionia();
+    let piltover = lor_cards(&["PiltoverZaun"], false, |_| true)
+        .next()
+        .expect("a Piltover & Zaun follower");
+    let last = legal.lines.len() - 1;
+    let deck = with_line(&legal, last, coded(piltover, 1));
+    let context = json!({ "globals": support::globals(Game::Lor) });
+    assert_eq!(
+        deck_rule_in(
+            "lor-riot-constructed",
+            deck.pile(),
+            deck.cards_by_id(),
+            Some(context)
+        ),
+        fails(&[
+            "A deck may use at most 2 regions (this one needs 3: Demacia, Ionia, Piltover & Zaun)."
+        ])
     );
 }
 

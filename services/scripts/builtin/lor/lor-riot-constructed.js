@@ -30,10 +30,11 @@ function regionsOf(card) {
   return refs.filter((ref) => !CARD_CODE.test(ref));
 }
 
+// The region's display name from the catalog globals (`globals.regions[ref].label`), else its ref.
 function regionName(ref, context) {
   const regions = context && context.globals && context.globals.regions;
   const region = regions && regions[ref];
-  return (region && region.name) || ref;
+  return (region && region.label) || ref;
 }
 
 // The fewest regions that give every card one of its own, as a sorted list (empty when no card

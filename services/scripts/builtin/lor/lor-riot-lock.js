@@ -27,10 +27,11 @@ function regionsOf(card) {
   return refs.filter((ref) => !CARD_CODE.test(ref));
 }
 
+// The region's display name from the catalog globals (`globals.regions[ref].label`), else its ref.
 function regionName(ref, context) {
   const regions = context && context.globals && context.globals.regions;
   const region = regions && regions[ref];
-  return (region && region.name) || ref;
+  return (region && region.label) || ref;
 }
 
 function regionCover(cardRegions) {
