@@ -7,10 +7,12 @@
 //! Its callers are the gateway (`/api/v1/scripts:*`), third parties over gRPC, and soon the
 //! tournaments service's submission worker.
 //!
+//! `builtin` holds the built-in rules of each game (JavaScript embedded at compile time).
 //! `domain` holds the pure rules (safety check, preparation, normalization, fair admission),
 //! `sandbox` the Wasmtime runtime, `runner` the two put together, `slots` the wait for a turn
 //! in the sandbox, and `grpc` the service over it.
 
+pub mod builtin;
 pub mod catalog_pool;
 pub mod domain;
 mod error;

@@ -13,6 +13,10 @@ use proptest::prelude::*;
 use scripts::domain::prepare::{PrepareError, prepare};
 use scripts::domain::safety::{IssueCode, MAX_ISSUES, MAX_SOURCE_BYTES, SafetyReport, check};
 
+// The built-in rules go through the same check (`tests/safety/` is not a test binary of its own).
+#[path = "safety/builtin.rs"]
+mod builtin;
+
 /// The pages whose examples are tests, with how many ```js blocks each holds.
 const PAGES: [(&str, usize); 5] = [
     ("reference-scripting-sandbox.md", 5),

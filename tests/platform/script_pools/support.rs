@@ -57,6 +57,18 @@ pub fn cards(game: Game) -> Vec<Value> {
         .collect()
 }
 
+/// The catalog globals of `game`, as the card-data page documents them (`context.globals`).
+pub fn globals(game: Game) -> Value {
+    let dir = kit::testing::shared::data_dir().join(game.name());
+    let files = catalog::import::read_sources(game, &dir).unwrap_or_else(|err| {
+        panic!(
+            "cannot read the {game} card data in {} ({err})",
+            dir.display()
+        )
+    });
+    Value::Object(catalog::import::convert(game, &files).globals)
+}
+
 /// A deck: refs in deck order with their copies, and the card each ref resolves to.
 pub struct Deck {
     /// Each line: the ref, its copies and its card.
