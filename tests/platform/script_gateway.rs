@@ -247,3 +247,56 @@ async fn a_script_too_deeply_nested_to_compile_is_not_safe_and_gets_no_hash() {
     let message = checked["issues"][0]["message"].as_str().expect("a message");
     assert!(message.contains("cannot be compiled"), "{message}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_built_in_rule_runs_by_its_id_and_an_unknown_id_is_not_found() {
+    let platform = support::SamplePlatform::start().await;
+    let api = &platform.api;
+    let standard = json!({"name": "Lux", "game": {"formatRefs": ["client_Formats_Standard_name"]}});
+    let eternal =
+        json!({"name": "Old Card", "game": {"formatRefs": ["client_Formats_Eternal_name"]}});
+    let run = |card: &Value, script: Value| json!({"script": script, "card": card});
+
+    let (status, body) = post(
+        api,
+        "runCardRule",
+        &run(&standard, json!({"ruleset": "lor-standard"})),
+    )
+    .await;
+    assert_eq!(
+        (status, &body),
+        (200, &json!({"valid": true, "issues": []}))
+    );
+    let (status, body) = post(
+        api,
+        "runCardRule",
+        &run(&eternal, json!({"ruleset": "lor-standard", "version": 1})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["valid"], false);
+    assert_eq!(
+        body["issues"][0]["message"],
+        "Only Standard-legal cards can be submitted"
+    );
+
+    for script in [
+        json!({"ruleset": "lor-nope"}),
+        json!({"ruleset": "lor-standard", "version": 2}),
+    ] {
+        let (status, body) = post(api, "runCardRule", &run(&standard, script.clone())).await;
+        assert_eq!(status, 404, "{script}: {body}");
+        assert_eq!(body["error"]["code"], "ruleset_not_found", "{body}");
+    }
+    let (status, body) = post(
+        api,
+        "runCardRule",
+        &run(&standard, json!({"ruleset": "lor-standard", "source": "x"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (400, Some("invalid_argument")),
+        "{body}"
+    );
+}

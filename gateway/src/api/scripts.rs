@@ -58,7 +58,8 @@ pub struct ScriptCheckBody {
     source: String,
 }
 
-/// A script: its source, or the hash `scripts:check` returned for it.
+/// A script: its source, the hash `scripts:check` returned for it, or a ruleset by id (a
+/// built-in rule such as `lor-standard`) and optionally its version.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ScriptBody {
@@ -66,6 +67,10 @@ pub struct ScriptBody {
     source: Option<String>,
     /// The hex SHA-256 of a source the service has compiled.
     hash: Option<String>,
+    /// A ruleset's id.
+    ruleset: Option<String>,
+    /// The ruleset's version (with `ruleset`); absent: the latest.
+    version: Option<u32>,
 }
 
 /// The body of `scripts:runCardRule`.
@@ -153,14 +158,17 @@ pub struct CalculatorBody {
 }
 
 fn script(body: ScriptBody) -> Result<pb::Script, ApiError> {
-    let script = match (body.source, body.hash) {
-        (Some(source), None) => pb::script::Script::Source(source),
-        (None, Some(hash)) => pb::script::Script::Hash(hash),
+    let script = match (body.source, body.hash, body.ruleset, body.version) {
+        (Some(source), None, None, None) => pb::script::Script::Source(source),
+        (None, Some(hash), None, None) => pb::script::Script::Hash(hash),
+        (None, None, Some(id), version) => {
+            pb::script::Script::Ruleset(pb::RulesetRef { id, version })
+        }
         _ => {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "invalid_argument",
-                "`script` is {\"source\": \"…\"} or {\"hash\": \"…\"}",
+                "`script` is {\"source\": \"…\"}, {\"hash\": \"…\"} or {\"ruleset\": \"…\", \"version\"?: n}",
             ));
         }
     };

@@ -42,6 +42,14 @@ pub enum Error {
     /// A catalog pool was asked for and this server reads no catalog.
     #[error("this server reads no catalog: send the cards in `cards_json`")]
     NoCatalog,
+    /// No ruleset (or no such version of one) with this id that the caller may see.
+    #[error("no ruleset `{}`{}", kit::status::quote(id), version.map(|v| format!(" at version {v}")).unwrap_or_default())]
+    RulesetNotFound {
+        /// The id asked for.
+        id: String,
+        /// The version asked for, if one was.
+        version: Option<u32>,
+    },
     /// A card of the catalog does not convert to the JSON scripts read: a bug.
     #[error("a catalog card does not convert to JSON: {0}")]
     CardJson(#[source] serde_json::Error),
@@ -90,6 +98,9 @@ impl From<Error> for Status {
             Error::Catalog(cause) => Failure::from_upstream("catalog", cause),
             Error::NoCatalog => {
                 Failure::new(Code::Unavailable, "catalog_unavailable", err.to_string())
+            }
+            Error::RulesetNotFound { .. } => {
+                Failure::new(Code::NotFound, "ruleset_not_found", err.to_string())
             }
             Error::CardJson(_) => {
                 tracing::error!(error = %err, "internal error");

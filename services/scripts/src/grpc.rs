@@ -273,11 +273,28 @@ fn script(script: Option<pb::Script>) -> Result<ScriptRef, Error> {
     match script.and_then(|script| script.script) {
         Some(pb::script::Script::Source(source)) => Ok(ScriptRef::Source(source)),
         Some(pb::script::Script::Hash(hash)) => Ok(ScriptRef::Hash(hash)),
+        Some(pb::script::Script::Ruleset(reference)) => ruleset(&reference),
         None => Err(Error::BadField {
             field: "script",
-            reason: "give the script's `source` or its `hash`".to_owned(),
+            reason: "give the script's `source`, its `hash` or a `ruleset`".to_owned(),
         }),
     }
+}
+
+/// Reads a ruleset by reference: a built-in rule at its one version.
+///
+/// TODO(rulesets): stored rulesets resolve here too, with the ownership rule (`kit::access`)
+/// on the caller, once the rulesets store is served.
+fn ruleset(reference: &pb::RulesetRef) -> Result<ScriptRef, Error> {
+    let not_found = || Error::RulesetNotFound {
+        id: reference.id.clone(),
+        version: reference.version,
+    };
+    let rule = crate::builtin::get(&reference.id).ok_or_else(not_found)?;
+    if reference.version.is_some_and(|version| version != 1) {
+        return Err(not_found());
+    }
+    Ok(ScriptRef::Source(rule.source.to_owned()))
 }
 
 /// Parses a required JSON argument.
