@@ -33,6 +33,7 @@ on_both_databases!(
     own_listing_holds_own_and_downloaded_rulesets_of_the_game_newest_first,
     public_listing_holds_only_public_authored_live_rulesets,
     concurrent_edits_take_distinct_consecutive_versions,
+    an_edit_whose_version_number_stays_taken_fails_clearly_and_writes_nothing,
     direct_bans_are_refused_where_the_game_or_scope_has_none,
 );
 
@@ -767,4 +768,45 @@ async fn direct_bans_are_refused_where_the_game_or_scope_has_none(database: Test
             .is_empty(),
         "nothing half-written"
     );
+}
+
+async fn an_edit_whose_version_number_stays_taken_fails_clearly_and_writes_nothing(
+    database: TestDatabase,
+) {
+    let store = store(&database).await;
+    let created = deck_rule(&store, "acc_ana", "Taken", at(0)).await;
+    // A version 2 the ruleset's row does not know of: every try wants that number again.
+    let db = database.connect().await;
+    sqlx::query(
+        "INSERT INTO scripts_ruleset_versions (ruleset, version, source, direct_bans, create_time) \
+         VALUES ($1, 2, 'squatter', '[]', 0)",
+    )
+    .bind(&created.id.0)
+    .execute(db.pool())
+    .await
+    .expect("inserted");
+
+    let edited = store.update(&created.id, &source("mine"), at(1)).await;
+    assert!(
+        matches!(&edited, Err(Error::EditConflict(id)) if *id == created.id),
+        "{edited:?}"
+    );
+    assert_eq!(
+        edited.expect_err("refused").to_string(),
+        format!(
+            "ruleset `{}` is being edited concurrently: try again",
+            created.id
+        )
+    );
+    assert_eq!(
+        store.get(&created.id).await.expect("query"),
+        Some(created.clone()),
+        "the row is as it was"
+    );
+    let squatter = store
+        .version(&created.id, 2)
+        .await
+        .expect("query")
+        .expect("kept");
+    assert_eq!(squatter.source, "squatter");
 }
