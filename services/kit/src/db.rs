@@ -19,7 +19,8 @@
 //! | kit           | `10000001` … `19999999` | `10000001_queue.sql`    |
 //! | catalog       | `20000001` … `29999999` | `20000001_catalog.sql`  |
 //! | accounts      | `30000001` … `39999999` | `30000001_accounts.sql` |
-//! | next service  | `40000001` …            | `40000001_<name>.sql`   |
+//! | scripts       | `40000001` … `49999999` | `40000001_rulesets.sql` |
+//! | next service  | `50000001` …            | `50000001_<name>.sql`   |
 //!
 //! Within a range, numbers only grow; an applied file is never edited (sqlx checks its
 //! checksum). Schema details such as connection pools, WAL and busy timeouts are settled

@@ -7,6 +7,7 @@ use prost::Message as _;
 use proto::scripts::v1 as pb;
 use tonic::{Code, Status};
 
+use crate::domain::ruleset::{RulesetError, RulesetId};
 use crate::domain::safety::SafetyReport;
 use crate::runner::RunFailure;
 use crate::slots::Busy;
@@ -53,6 +54,29 @@ pub enum Error {
     /// A card of the catalog does not convert to the JSON scripts read: a bug.
     #[error("a catalog card does not convert to JSON: {0}")]
     CardJson(#[source] serde_json::Error),
+    /// A ruleset or a change of one breaks the rulesets' rules.
+    #[error(transparent)]
+    Ruleset(#[from] RulesetError),
+    /// A copy was to pin a version its origin does not have.
+    #[error("ruleset `{ruleset}` has no version {version}")]
+    UnknownVersion {
+        /// The origin.
+        ruleset: RulesetId,
+        /// The version asked for.
+        version: u32,
+    },
+    /// Concurrent edits of one ruleset kept taking the version number this edit wanted.
+    #[error("ruleset `{0}` is being edited concurrently: try again")]
+    EditConflict(RulesetId),
+    /// A stored row does not read back as what was written: a bug or a hand-edited table.
+    #[error("a stored ruleset has an invalid {what}")]
+    Corrupt {
+        /// The field that does not read.
+        what: &'static str,
+    },
+    /// A query failed.
+    #[error("database query failed")]
+    Db(#[from] sqlx::Error),
 }
 
 impl From<Error> for Status {
@@ -102,8 +126,18 @@ impl From<Error> for Status {
             Error::RulesetNotFound { .. } => {
                 Failure::new(Code::NotFound, "ruleset_not_found", err.to_string())
             }
-            Error::CardJson(_) => {
+            Error::Ruleset(_) => Failure::invalid_argument("invalid_ruleset", err.to_string()),
+            Error::UnknownVersion { .. } => {
+                Failure::new(Code::NotFound, "unknown_version", err.to_string())
+            }
+            Error::EditConflict(_) => Failure::new(Code::Aborted, "edit_conflict", err.to_string()),
+            Error::CardJson(_) | Error::Corrupt { .. } => {
                 tracing::error!(error = %err, "internal error");
+                Failure::internal()
+            }
+            Error::Db(cause) => {
+                // The caller gets a generic message; the cause is logged inside the request span.
+                tracing::error!(error = ?cause, "database error");
                 Failure::internal()
             }
         };

@@ -1,14 +1,16 @@
 //! The scripts service: the static safety check, compilation and sandboxed runs of user
 //! JavaScript, rulesets and calculators (`turnier.scripts.v1.ScriptService`).
 //!
-//! It owns no tables yet (compiled scripts are cached in memory by the hash of their source;
-//! rulesets and their versions arrive with the rulesets issue). It calls the catalog service
+//! It owns the rulesets people write and their immutable versions (`rulesets_store`, its
+//! migrations in `migrations/`); compiled scripts are cached in memory by the hash of their
+//! source. It calls the catalog service
 //! (`kit::clients::CatalogClient`) for card pools over a whole catalog, kept per catalog version.
 //! Its callers are the gateway (`/api/v1/scripts:*`), third parties over gRPC, and soon the
 //! tournaments service's submission worker.
 //!
 //! `builtin` holds the built-in rules of each game (JavaScript embedded at compile time).
-//! `domain` holds the pure rules (safety check, preparation, normalization, fair admission),
+//! `domain` holds the pure rules (safety check, preparation, normalization, fair admission,
+//! rulesets and their versions), `rulesets_store` keeps rulesets,
 //! `sandbox` the Wasmtime runtime, `runner` the two put together, `slots` the wait for a turn
 //! in the sandbox, and `grpc` the service over it.
 
@@ -17,6 +19,7 @@ pub mod catalog_pool;
 pub mod domain;
 mod error;
 pub mod grpc;
+pub mod rulesets_store;
 pub mod runner;
 pub mod sandbox;
 mod settings;
@@ -26,6 +29,7 @@ use kit::clients::CatalogClient;
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
+pub use error::Error;
 pub use settings::Settings;
 
 /// The scripts service, as `turnier serve` mounts it.
@@ -47,6 +51,10 @@ impl Mount for Scripts {
         deps: &Deps,
         settings: &Self::Settings,
     ) -> Result<(), MountError> {
+        // The rulesets live in the process's database; no RPC reads them yet (TODO(rulesets):
+        // the ruleset RPCs of issue 16 take this store), but a process without a database
+        // fails here, at startup, rather than on the first ruleset request.
+        let _rulesets = rulesets_store::RulesetStore::new(deps.database(Self::SERVICE)?.clone());
         let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
         let api =
             grpc::Api::new(settings.clone()).with_catalog(catalog_pool::CatalogPools::new(catalog));
@@ -70,5 +78,9 @@ impl Mount for Scripts {
         }
         routes.add_service(grpc::server(api));
         Ok(())
+    }
+
+    fn migrator() -> Option<&'static sqlx::migrate::Migrator> {
+        Some(&rulesets_store::MIGRATOR)
     }
 }

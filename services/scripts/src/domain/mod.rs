@@ -2,7 +2,8 @@
 //! (`shared/spec/turny/reference-scripting-sandbox.md`), the source preparation that turns a
 //! checked module into the program the sandbox runs, and the normalization of what a script
 //! returned (ruleset results, pool-filter patches, calculator dashboards); and the fair
-//! admission policy that shares the sandbox's slots between callers.
+//! admission policy that shares the sandbox's slots between callers; and rulesets people own,
+//! with their immutable versions (`ruleset`).
 //!
 //! Nothing here does I/O or runs JavaScript: the sandbox (`crate::sandbox`) runs the prepared
 //! program and hands back the raw JSON the script produced.
@@ -18,4 +19,5 @@ pub mod js;
 pub mod pool_filters;
 pub mod prepare;
 pub mod rule_result;
+pub mod ruleset;
 pub mod safety;
