@@ -2,7 +2,7 @@
 //!
 //! The recorder is process-wide, so this file holds a single test: its binary installs it once.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use http::Request;

@@ -1,6 +1,6 @@
 //! `/readyz` against real gRPC health servers on loopback.
 
-mod common;
+use crate::common;
 
 use common::{app, config, get, health_server, unreachable_addr};
 use http::StatusCode;

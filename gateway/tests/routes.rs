@@ -1,6 +1,6 @@
 //! The gateway's router without a socket: probes, errors, request ids, limits, CORS, OpenAPI.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use common::{app, config, get, send};

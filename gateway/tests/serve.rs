@@ -1,6 +1,6 @@
 //! `gateway::serve` on a real socket: it answers, and shuts down gracefully.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 
