@@ -104,10 +104,15 @@ pub async fn authenticate(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let address = request
+    let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(addr)| addr.ip());
+    // Behind a trusted ingress, the client it names; else the connection's peer.
+    let address = state
+        .config()
+        .trusted_proxies
+        .client(peer, request.headers());
     let bearer = match request.headers().get(http::header::AUTHORIZATION) {
         None => None,
         Some(value) => match Bearer::from_authorization(value.as_bytes()) {

@@ -13,6 +13,7 @@ use http::HeaderValue;
 use kit::config::InvalidValue;
 use kit::services::Service;
 
+use crate::forwarded::TrustedProxies;
 use crate::limits::RateLimits;
 
 /// The default largest request body: 2 MiB, well above a deck list or a script source.
@@ -102,6 +103,16 @@ pub struct Settings {
         value_parser = positive_secs
     )]
     pub sign_in_window_secs: u64,
+    /// Proxies whose X-Forwarded-For names the client (an ingress, a load balancer): a
+    /// comma-separated list of addresses and networks; unset: trust none, the connection's
+    /// peer is the client.
+    #[arg(
+        long,
+        env = "TURNIER_TRUSTED_PROXIES",
+        value_name = "NETWORKS",
+        value_parser = parse_trusted_proxies
+    )]
+    pub trusted_proxies: Option<TrustedProxies>,
 }
 
 /// The gateway's resolved configuration.
@@ -123,6 +134,8 @@ pub struct GatewayConfig {
     pub shutdown_delay: Duration,
     /// The general rate limit and the limit on failed sign-ins.
     pub rate_limits: RateLimits,
+    /// The proxies whose X-Forwarded-For names the client.
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// The browser origins allowed to call the API cross-origin (CORS).
@@ -154,6 +167,7 @@ impl GatewayConfig {
                 sign_in_failures: settings.sign_in_failures,
                 window: Duration::from_secs(settings.sign_in_window_secs),
             },
+            trusted_proxies: settings.trusted_proxies.clone().unwrap_or_default(),
         }
     }
 
@@ -168,8 +182,19 @@ impl GatewayConfig {
             readiness_timeout: DEFAULT_READINESS_TIMEOUT,
             shutdown_delay: Duration::ZERO,
             rate_limits: RateLimits::default(),
+            trusted_proxies: TrustedProxies::default(),
         }
     }
+}
+
+/// Parses `TURNIER_TRUSTED_PROXIES`.
+fn parse_trusted_proxies(value: &str) -> Result<TrustedProxies, InvalidValue> {
+    TrustedProxies::parse(value).map_err(|_| {
+        InvalidValue::new(
+            "comma-separated IP addresses or networks (10.0.0.0/8, 192.168.1.5)",
+            value,
+        )
+    })
 }
 
 /// Parses a number of bytes greater than zero.
@@ -291,6 +316,7 @@ mod tests {
             (Service::Catalog, "http://127.0.0.1:50052".to_owned())
         );
         assert_eq!(config.rate_limits, RateLimits::default());
+        assert!(config.trusted_proxies.is_empty());
     }
 
     #[test]
@@ -307,6 +333,7 @@ mod tests {
             ("TURNIER_RATE_LIMIT_BURST", "9"),
             ("TURNIER_SIGN_IN_FAILURES", "4"),
             ("TURNIER_SIGN_IN_WINDOW_SECS", "60"),
+            ("TURNIER_TRUSTED_PROXIES", "10.0.0.0/8"),
         ])
         .expect("all values are valid");
         assert_eq!(
@@ -330,6 +357,11 @@ mod tests {
                 sign_in_failures: 4,
                 window: Duration::from_secs(60),
             }
+        );
+        assert!(
+            config
+                .trusted_proxies
+                .contains("10.2.3.4".parse().expect("an address"))
         );
     }
 
@@ -369,6 +401,14 @@ mod tests {
         assert_eq!(
             error_message(&[("TURNIER_BODY_LIMIT_BYTES", "0")]),
             "TURNIER_BODY_LIMIT_BYTES: expected a positive number of bytes, got `0`"
+        );
+    }
+
+    #[test]
+    fn a_malformed_trusted_proxy_names_the_variable() {
+        assert_eq!(
+            error_message(&[("TURNIER_TRUSTED_PROXIES", "10.0.0.0/8, ingress")]),
+            "TURNIER_TRUSTED_PROXIES: expected comma-separated IP addresses or networks (10.0.0.0/8, 192.168.1.5), got `10.0.0.0/8, ingress`"
         );
     }
 

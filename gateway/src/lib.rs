@@ -15,6 +15,7 @@ mod api_error;
 pub mod auth;
 pub mod config;
 mod error;
+pub mod forwarded;
 pub mod health;
 pub mod layers;
 pub mod limits;

@@ -611,3 +611,56 @@ async fn no_password_or_token_reaches_a_log_line_or_the_database_file() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_sign_in_allowance() {
+    let platform = support::SamplePlatform::start_with(&[
+        ("TURNIER_SIGN_IN_FAILURES", "2"),
+        ("TURNIER_TRUSTED_PROXIES", "127.0.0.1"),
+    ])
+    .await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    let attempt = |forwarded: &'static str, username: &'static str| {
+        client
+            .post(format!("{api}/sessions"))
+            .header("x-forwarded-for", forwarded)
+            .json(&json!({"username": username, "password": "not the password"}))
+            .send()
+    };
+    for username in ["nobody-1", "nobody-2"] {
+        let response = attempt("203.0.113.1", username).await.expect("answers");
+        assert_eq!(response.status().as_u16(), 401);
+    }
+    // That client is held back, for any username; another client behind the same proxy is not.
+    let held = attempt("203.0.113.1", "nobody-3").await.expect("answers");
+    assert_eq!(held.status().as_u16(), 429);
+    let other = attempt("198.51.100.9, 203.0.113.2", "nobody-4")
+        .await
+        .expect("answers");
+    assert_eq!(other.status().as_u16(), 401);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_untrusted_client_cannot_pose_as_another_address() {
+    let platform = support::SamplePlatform::start_with(&[("TURNIER_SIGN_IN_FAILURES", "2")]).await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    for (forwarded, username) in [("203.0.113.1", "nobody-1"), ("203.0.113.2", "nobody-2")] {
+        let response = client
+            .post(format!("{api}/sessions"))
+            .header("x-forwarded-for", forwarded)
+            .json(&json!({"username": username, "password": "not the password"}))
+            .send()
+            .await
+            .expect("answers");
+        assert_eq!(response.status().as_u16(), 401);
+    }
+    // Both failures counted against the one real address, whatever the header said.
+    let response = client
+        .post(format!("{api}/sessions"))
+        .header("x-forwarded-for", "203.0.113.3")
+        .json(&json!({"username": "nobody-3", "password": "not the password"}))
+        .send()
+        .await
+        .expect("answers");
+    assert_eq!(response.status().as_u16(), 429);
+}

@@ -181,6 +181,7 @@ extraEnv comes last and wins over the chart's own keys.
 {{- end }}
 {{- end }}
 {{- with $c.corsOrigins }}{{ $_ := set $env "TURNIER_CORS_ORIGINS" (toString .) }}{{ end }}
+{{- with $c.trustedProxies }}{{ $_ := set $env "TURNIER_TRUSTED_PROXIES" (toString .) }}{{ end }}
 {{- with .Values.otel.endpoint }}{{ $_ := set $env "OTEL_EXPORTER_OTLP_ENDPOINT" (toString .) }}{{ end }}
 {{- range $k, $v := .Values.extraEnv }}{{ $_ := set $env $k (toString $v) }}{{ end }}
 {{- toYaml $env }}
