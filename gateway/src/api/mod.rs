@@ -16,6 +16,7 @@ pub mod accounts;
 pub mod catalog;
 pub mod decks;
 pub mod formats;
+pub mod rulesets;
 pub mod scripts;
 pub mod search;
 
@@ -30,6 +31,7 @@ pub fn routes() -> Router<AppState> {
         .merge(catalog::routes())
         .merge(decks::routes())
         .merge(formats::routes())
+        .merge(rulesets::routes())
         .merge(scripts::routes())
         .merge(search::routes())
 }
@@ -41,6 +43,7 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
         catalog::CatalogDoc::openapi(),
         decks::DecksDoc::openapi(),
         formats::FormatsDoc::openapi(),
+        rulesets::RulesetsDoc::openapi(),
         scripts::ScriptsDoc::openapi(),
         search::SearchDoc::openapi(),
     ]

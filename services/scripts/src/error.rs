@@ -51,6 +51,15 @@ pub enum Error {
         /// The version asked for, if one was.
         version: Option<u32>,
     },
+    /// The ownership rule refused (`kit::access`): not found, permission denied or
+    /// unauthenticated, naming the ruleset.
+    #[error("{denied:?} for the ruleset `{}`", kit::status::quote(id))]
+    Denied {
+        /// What the rule said.
+        denied: kit::access::Denied,
+        /// The ruleset's id (empty when creating one).
+        id: String,
+    },
     /// A card of the catalog does not convert to the JSON scripts read: a bug.
     #[error("a catalog card does not convert to JSON: {0}")]
     CardJson(#[source] serde_json::Error),
@@ -123,6 +132,14 @@ impl From<Error> for Status {
             Error::NoCatalog => {
                 Failure::new(Code::Unavailable, "catalog_unavailable", err.to_string())
             }
+            Error::Denied { denied, id } => match (denied, id.is_empty()) {
+                (kit::access::Denied::PermissionDenied, true) => Failure::new(
+                    Code::PermissionDenied,
+                    kit::access::REASON_PERMISSION_DENIED,
+                    "this token may not write: make one with the `write` scope",
+                ),
+                _ => denied.to_failure("ruleset", id),
+            },
             Error::RulesetNotFound { .. } => {
                 Failure::new(Code::NotFound, "ruleset_not_found", err.to_string())
             }

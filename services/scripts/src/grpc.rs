@@ -22,6 +22,7 @@ use crate::error::Error;
 use crate::runner::{RunFailure, Runner, ScriptRef, TimeLimits, Verdict};
 use crate::sandbox::{Cancel, Limits};
 use crate::slots::Slots;
+use kit::auth::Caller;
 
 /// The time a request keeps, of its deadline, to hear that it got no slot: it stops waiting
 /// this long before its caller would give up, so the caller reads `busy`, not a timeout.
@@ -43,6 +44,8 @@ pub struct Api {
     halt: Cancel,
     /// Where card pools over a whole catalog come from; without it only given cards run.
     catalog: Option<CatalogPools>,
+    /// The rulesets, when the process keeps them (a database).
+    rulesets: Option<crate::rulesets::Rulesets>,
 }
 
 /// What admission needs to know about a request besides its message.
@@ -84,7 +87,38 @@ impl Api {
             queue_wait: Duration::from_millis(settings.queue_wait_ms),
             halt: Cancel::new(),
             catalog: None,
+            rulesets: None,
         }
+    }
+
+    /// Serves the rulesets RPCs over `rulesets`; without, they answer UNAVAILABLE.
+    #[must_use]
+    pub fn with_rulesets(mut self, rulesets: crate::rulesets::Rulesets) -> Self {
+        self.rulesets = Some(rulesets);
+        self
+    }
+
+    /// Reads the script reference of a request: a ruleset by id is a built-in rule, or a stored
+    /// ruleset the caller may see (the ownership rule), at the version asked for.
+    async fn script(&self, caller: &Caller, given: Option<pb::Script>) -> Result<ScriptRef, Error> {
+        match (given, &self.rulesets) {
+            (
+                Some(pb::Script {
+                    script: Some(pb::script::Script::Ruleset(reference)),
+                }),
+                Some(rulesets),
+            ) => rulesets
+                .source(caller, &reference.id, reference.version)
+                .await
+                .map(ScriptRef::Source),
+            (given, _) => script(given),
+        }
+    }
+
+    fn rulesets(&self) -> Result<&crate::rulesets::Rulesets, Error> {
+        self.rulesets
+            .as_ref()
+            .ok_or_else(|| Error::Sandbox("this server keeps no rulesets".to_owned()))
     }
 
     /// Stops every run in flight within a tick, and every later request before it runs, as
@@ -268,7 +302,7 @@ impl From<&SafetyIssue> for pb::SafetyIssue {
     }
 }
 
-/// Reads the script reference of a request.
+/// Reads the script reference of a request (a ruleset by id as a built-in only).
 fn script(script: Option<pb::Script>) -> Result<ScriptRef, Error> {
     match script.and_then(|script| script.script) {
         Some(pb::script::Script::Source(source)) => Ok(ScriptRef::Source(source)),
@@ -281,10 +315,8 @@ fn script(script: Option<pb::Script>) -> Result<ScriptRef, Error> {
     }
 }
 
-/// Reads a ruleset by reference: a built-in rule at its one version.
-///
-/// TODO(rulesets): stored rulesets resolve here too, with the ownership rule (`kit::access`)
-/// on the caller, once the rulesets store is served.
+/// Reads a ruleset by reference on a server that keeps no rulesets: a built-in rule at its one
+/// version (a server with a store resolves stored ones too, in `Api::script`).
 fn ruleset(reference: &pb::RulesetRef) -> Result<ScriptRef, Error> {
     let not_found = || Error::RulesetNotFound {
         id: reference.id.clone(),
@@ -325,8 +357,9 @@ impl ScriptService for Api {
         request: Request<pb::RunCardRuleRequest>,
     ) -> Result<Response<pb::RuleRunResponse>, Status> {
         let call = Call::of(&request);
+        let caller = Caller::of(&request);
         let request = request.into_inner();
-        let script = script(request.script)?;
+        let script = self.script(&caller, request.script).await?;
         let card = json("card_json", &request.card_json)?;
         let context = context(request.context_json.as_deref())?;
         let result = self
@@ -344,8 +377,9 @@ impl ScriptService for Api {
         request: Request<pb::FilterCardPoolRequest>,
     ) -> Result<Response<pb::FilterCardPoolResponse>, Status> {
         let call = Call::of(&request);
+        let caller = Caller::of(&request);
         let request = request.into_inner();
-        let script = script(request.script)?;
+        let script = self.script(&caller, request.script).await?;
         let context = context(request.context_json.as_deref())?;
         let pool = self.card_pool(&request.cards_json, request.game).await?;
         let cards = Arc::clone(&pool);
@@ -382,8 +416,9 @@ impl ScriptService for Api {
         request: Request<pb::RunDeckRuleRequest>,
     ) -> Result<Response<pb::RuleRunResponse>, Status> {
         let call = Call::of(&request);
+        let caller = Caller::of(&request);
         let request = request.into_inner();
-        let script = script(request.script)?;
+        let script = self.script(&caller, request.script).await?;
         let deck = json("deck_json", &request.deck_json)?;
         let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
         let context = context(request.context_json.as_deref())?;
@@ -402,8 +437,9 @@ impl ScriptService for Api {
         request: Request<pb::RunDecksetRuleRequest>,
     ) -> Result<Response<pb::RuleRunResponse>, Status> {
         let call = Call::of(&request);
+        let caller = Caller::of(&request);
         let request = request.into_inner();
-        let script = script(request.script)?;
+        let script = self.script(&caller, request.script).await?;
         let decks = json("decks_json", &request.decks_json)?;
         let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
         let context = context(request.context_json.as_deref())?;
@@ -422,8 +458,9 @@ impl ScriptService for Api {
         request: Request<pb::ResolvePoolFiltersRequest>,
     ) -> Result<Response<pb::ResolvePoolFiltersResponse>, Status> {
         let call = Call::of(&request);
+        let caller = Caller::of(&request);
         let request = request.into_inner();
-        let script = script(request.script)?;
+        let script = self.script(&caller, request.script).await?;
         let game = proto::game::from_wire(request.game).ok_or(Error::BadField {
             field: "game",
             reason: "must be GAME_LOR, GAME_POKEMON or GAME_RIFTBOUND".to_owned(),
@@ -443,8 +480,9 @@ impl ScriptService for Api {
         request: Request<pb::RunCalculatorRequest>,
     ) -> Result<Response<pb::RunCalculatorResponse>, Status> {
         let call = Call::of(&request);
+        let caller = Caller::of(&request);
         let request = request.into_inner();
-        let script = script(request.script)?;
+        let script = self.script(&caller, request.script).await?;
         let pile = json("pile_json", &request.pile_json)?;
         let cards = json("cards_by_id_json", &request.cards_by_id_json)?;
         let context = context(request.context_json.as_deref())?;
@@ -456,6 +494,70 @@ impl ScriptService for Api {
         Ok(Response::new(pb::RunCalculatorResponse {
             dashboard: Some(dashboard),
         }))
+    }
+
+    async fn list_rulesets(
+        &self,
+        request: Request<pb::ListRulesetsRequest>,
+    ) -> Result<Response<pb::ListRulesetsResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let game = crate::rulesets::request_game(request.game)?;
+        let scope = crate::rulesets::scope_filter(request.scope)?;
+        let rulesets = self.rulesets()?.list(&caller, game, scope).await?;
+        Ok(Response::new(pb::ListRulesetsResponse { rulesets }))
+    }
+
+    async fn create_ruleset(
+        &self,
+        request: Request<pb::CreateRulesetRequest>,
+    ) -> Result<Response<pb::RulesetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let ruleset = self
+            .rulesets()?
+            .create(&caller, request.into_inner())
+            .await?;
+        Ok(Response::new(pb::RulesetResponse {
+            ruleset: Some(ruleset),
+        }))
+    }
+
+    async fn get_ruleset(
+        &self,
+        request: Request<pb::GetRulesetRequest>,
+    ) -> Result<Response<pb::RulesetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let game = crate::rulesets::request_game(request.game)?;
+        let ruleset = self.rulesets()?.get(&caller, game, &request.id).await?;
+        Ok(Response::new(pb::RulesetResponse {
+            ruleset: Some(ruleset),
+        }))
+    }
+
+    async fn update_ruleset(
+        &self,
+        request: Request<pb::UpdateRulesetRequest>,
+    ) -> Result<Response<pb::RulesetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let ruleset = self
+            .rulesets()?
+            .update(&caller, request.into_inner())
+            .await?;
+        Ok(Response::new(pb::RulesetResponse {
+            ruleset: Some(ruleset),
+        }))
+    }
+
+    async fn delete_ruleset(
+        &self,
+        request: Request<pb::DeleteRulesetRequest>,
+    ) -> Result<Response<pb::DeleteRulesetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let game = crate::rulesets::request_game(request.game)?;
+        self.rulesets()?.delete(&caller, game, &request.id).await?;
+        Ok(Response::new(pb::DeleteRulesetResponse {}))
     }
 }
 

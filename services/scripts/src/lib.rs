@@ -19,6 +19,7 @@ pub mod catalog_pool;
 pub mod domain;
 mod error;
 pub mod grpc;
+pub mod rulesets;
 pub mod rulesets_store;
 pub mod runner;
 pub mod sandbox;
@@ -51,13 +52,15 @@ impl Mount for Scripts {
         deps: &Deps,
         settings: &Self::Settings,
     ) -> Result<(), MountError> {
-        // The rulesets live in the process's database; no RPC reads them yet (TODO(rulesets):
-        // the ruleset RPCs of issue 16 take this store), but a process without a database
-        // fails here, at startup, rather than on the first ruleset request.
-        let _rulesets = rulesets_store::RulesetStore::new(deps.database(Self::SERVICE)?.clone());
+        // The rulesets live in the process's database: a process without one fails here, at
+        // startup, rather than on the first ruleset request.
+        let rulesets = rulesets::Rulesets::new(rulesets_store::RulesetStore::new(
+            deps.database(Self::SERVICE)?.clone(),
+        ));
         let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
-        let api =
-            grpc::Api::new(settings.clone()).with_catalog(catalog_pool::CatalogPools::new(catalog));
+        let api = grpc::Api::new(settings.clone())
+            .with_catalog(catalog_pool::CatalogPools::new(catalog))
+            .with_rulesets(rulesets);
         let halting = api.clone();
         let grace_over = deps.shutdown.wait_expired();
         tokio::spawn(async move {

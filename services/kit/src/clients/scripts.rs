@@ -81,4 +81,44 @@ impl ScriptsClient {
     ) -> Result<pb::RunCalculatorResponse, ServiceError> {
         rpc!(self, Idempotent, request, run_calculator)
     }
+
+    /// Lists the built-in rules of a game and the caller's own and downloaded rulesets.
+    pub async fn list_rulesets(
+        &self,
+        request: pb::ListRulesetsRequest,
+    ) -> Result<pb::ListRulesetsResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_rulesets)
+    }
+
+    /// Saves a new ruleset of the caller's.
+    pub async fn create_ruleset(
+        &self,
+        request: pb::CreateRulesetRequest,
+    ) -> Result<pb::RulesetResponse, ServiceError> {
+        rpc!(self, Once, request, create_ruleset)
+    }
+
+    /// Returns a ruleset the caller may see.
+    pub async fn get_ruleset(
+        &self,
+        request: pb::GetRulesetRequest,
+    ) -> Result<pb::RulesetResponse, ServiceError> {
+        rpc!(self, Idempotent, request, get_ruleset)
+    }
+
+    /// Changes a ruleset of the caller's.
+    pub async fn update_ruleset(
+        &self,
+        request: pb::UpdateRulesetRequest,
+    ) -> Result<pb::RulesetResponse, ServiceError> {
+        rpc!(self, Once, request, update_ruleset)
+    }
+
+    /// Deletes a ruleset of the caller's.
+    pub async fn delete_ruleset(
+        &self,
+        request: pb::DeleteRulesetRequest,
+    ) -> Result<pb::DeleteRulesetResponse, ServiceError> {
+        rpc!(self, Idempotent, request, delete_ruleset)
+    }
 }

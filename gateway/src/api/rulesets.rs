@@ -1,0 +1,262 @@
+//! `/api/v1/{game}/rulesets`: the built-in rules of a game and the rulesets people own —
+//! listed, created, read, changed (a new source or new direct bans make a new version) and
+//! deleted, through `turnier.scripts.v1.ScriptService` with the caller's token forwarded. The
+//! ownership rule answers 401 / 403 / 404 with the codes the accounts issue defines.
+
+// `ApiError` is what every handler answers with; it lives for one response.
+#![allow(clippy::result_large_err)]
+
+use axum::extract::{Path, Query};
+use axum::routing::get;
+use axum::{Json, Router};
+use http::StatusCode;
+use proto::scripts::v1 as pb;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use utoipa::OpenApi;
+
+use crate::ApiError;
+use crate::auth::Calls;
+use crate::state::AppState;
+
+/// The rulesets' routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/{game}/rulesets", get(list).post(create))
+        .route(
+            "/api/v1/{game}/rulesets/{id}",
+            get(read).patch(change).delete(remove),
+        )
+}
+
+/// The rulesets' part of the OpenAPI document.
+#[derive(Debug, OpenApi)]
+#[openapi(
+    paths(list, create, read, change, remove),
+    components(schemas(CreateRulesetBody, ChangeRulesetBody)),
+    tags((name = "rulesets", description = "Built-in rules and the rulesets people own"))
+)]
+pub struct RulesetsDoc;
+
+/// The query of the listing.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    scope: Option<String>,
+}
+
+/// The body of `POST /api/v1/{game}/rulesets`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreateRulesetBody {
+    /// 1 to 100 characters.
+    name: String,
+    /// `card`, `deck` or `deckset`.
+    scope: String,
+    /// The JavaScript module source; it must pass the safety check.
+    source: String,
+    /// Default false: private.
+    public: Option<bool>,
+    /// Card refs banned on top of what the script allows (LoR and Pokémon card rules).
+    direct_bans: Option<Vec<String>>,
+}
+
+/// The body of `PATCH /api/v1/{game}/rulesets/{id}`: any of its fields.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ChangeRulesetBody {
+    name: Option<String>,
+    source: Option<String>,
+    public: Option<bool>,
+    enabled: Option<bool>,
+    direct_bans: Option<Vec<String>>,
+}
+
+fn scope(name: &str) -> Result<pb::RuleScope, ApiError> {
+    match name {
+        "card" => Ok(pb::RuleScope::Card),
+        "deck" => Ok(pb::RuleScope::Deck),
+        "deckset" => Ok(pb::RuleScope::Deckset),
+        other => Err(ApiError::invalid_argument(format!(
+            "`scope`: `{}` is not a scope (expected card, deck or deckset)",
+            kit::status::quote(other)
+        ))
+        .with_details(json!({"field": "scope"}))),
+    }
+}
+
+fn scope_name(value: i32) -> &'static str {
+    match pb::RuleScope::try_from(value) {
+        Ok(pb::RuleScope::Card) => "card",
+        Ok(pb::RuleScope::Deck) => "deck",
+        Ok(pb::RuleScope::Deckset) => "deckset",
+        _ => "unspecified",
+    }
+}
+
+fn time(timestamp: Option<&pbjson_types::Timestamp>) -> Value {
+    timestamp
+        .and_then(|t| jiff::Timestamp::new(t.seconds, t.nanos).ok())
+        .map_or(Value::Null, |t| Value::String(t.to_string()))
+}
+
+/// A ruleset as the issue documents it, keys in its order.
+fn ruleset(ruleset: &pb::Ruleset) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(ruleset.id));
+    out.insert(
+        "game".into(),
+        json!(proto::game::from_wire(ruleset.game).map(|game| game.name())),
+    );
+    out.insert("name".into(), json!(ruleset.name));
+    out.insert("scope".into(), json!(scope_name(ruleset.scope)));
+    out.insert("source".into(), json!(ruleset.source));
+    out.insert("version".into(), json!(ruleset.version));
+    out.insert("builtIn".into(), json!(ruleset.built_in));
+    out.insert("owner".into(), json!(ruleset.owner));
+    out.insert("public".into(), json!(ruleset.public));
+    out.insert("enabled".into(), json!(ruleset.enabled));
+    out.insert("downloaded".into(), json!(ruleset.downloaded));
+    if let Some(origin) = &ruleset.origin {
+        out.insert(
+            "origin".into(),
+            json!({"ruleset": origin.ruleset, "version": origin.version, "from": origin.from}),
+        );
+    }
+    out.insert("updateAvailable".into(), json!(ruleset.update_available));
+    out.insert("directBans".into(), json!(ruleset.direct_bans));
+    out.insert("createTime".into(), time(ruleset.create_time.as_ref()));
+    out.insert("updateTime".into(), time(ruleset.update_time.as_ref()));
+    Value::Object(out)
+}
+
+fn answer(response: pb::RulesetResponse) -> Value {
+    json!({"ruleset": response.ruleset.as_ref().map_or(Value::Null, ruleset)})
+}
+
+/// Lists the game's built-in rules, then the caller's own and downloaded rulesets.
+#[utoipa::path(get, path = "/api/v1/{game}/rulesets", tag = "rulesets",
+    params(("game" = String, Path, description = "lor, pokemon or riftbound"),
+           ("scope" = Option<String>, Query, description = "card, deck or deckset")),
+    responses((status = 200, description = "`{\"rulesets\": [ruleset]}`: built-ins first")))]
+async fn list(
+    calls: Calls,
+    Path(game_name): Path<String>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let game = super::game(&game_name)?;
+    let scope = query.scope.as_deref().map(scope).transpose()?;
+    let response = calls
+        .scripts()?
+        .list_rulesets(pb::ListRulesetsRequest {
+            game: proto::game::to_wire(game),
+            scope: scope.unwrap_or(pb::RuleScope::Unspecified).into(),
+        })
+        .await?;
+    let rulesets: Vec<Value> = response.rulesets.iter().map(ruleset).collect();
+    Ok(Json(json!({ "rulesets": rulesets })))
+}
+
+/// Saves a new ruleset of the caller's (private unless `public`).
+#[utoipa::path(post, path = "/api/v1/{game}/rulesets", tag = "rulesets", request_body = CreateRulesetBody,
+    security(("bearer" = [])),
+    params(("game" = String, Path, description = "lor, pokemon or riftbound")),
+    responses((status = 201, description = "`{\"ruleset\"}`"),
+              (status = 400, description = "`unsafe_script` with the issues, or `invalid_argument`", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: the token may not write", body = crate::ErrorBody)))]
+async fn create(
+    calls: Calls,
+    Path(game_name): Path<String>,
+    Json(body): Json<CreateRulesetBody>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let game = super::game(&game_name)?;
+    let response = calls
+        .scripts()?
+        .create_ruleset(pb::CreateRulesetRequest {
+            game: proto::game::to_wire(game),
+            name: body.name,
+            scope: scope(&body.scope)?.into(),
+            source: body.source,
+            public: body.public.unwrap_or(false),
+            direct_bans: body.direct_bans.unwrap_or_default(),
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(answer(response))))
+}
+
+/// A ruleset the caller may see, with its source.
+#[utoipa::path(get, path = "/api/v1/{game}/rulesets/{id}", tag = "rulesets",
+    params(("game" = String, Path, description = "lor, pokemon or riftbound"),
+           ("id" = String, Path, description = "A built-in id (`lor-standard`) or a ruleset's (`rs_…`)")),
+    responses((status = 200, description = "`{\"ruleset\"}`"),
+              (status = 404, description = "`not_found`: no such ruleset, or a private one of someone else's", body = crate::ErrorBody)))]
+async fn read(
+    calls: Calls,
+    Path((game_name, id)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let game = super::game(&game_name)?;
+    let response = calls
+        .scripts()?
+        .get_ruleset(pb::GetRulesetRequest {
+            game: proto::game::to_wire(game),
+            id,
+        })
+        .await?;
+    Ok(Json(answer(response)))
+}
+
+/// Changes a ruleset of the caller's: a new source or new direct bans make a new version.
+#[utoipa::path(patch, path = "/api/v1/{game}/rulesets/{id}", tag = "rulesets", request_body = ChangeRulesetBody,
+    security(("bearer" = [])),
+    params(("game" = String, Path, description = "lor, pokemon or riftbound"),
+           ("id" = String, Path, description = "The ruleset's id")),
+    responses((status = 200, description = "`{\"ruleset\"}`"),
+              (status = 400, description = "`unsafe_script` or `invalid_argument`", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: a built-in, downloaded or someone else's public ruleset, or a token that may not write", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn change(
+    calls: Calls,
+    Path((game_name, id)): Path<(String, String)>,
+    Json(body): Json<ChangeRulesetBody>,
+) -> Result<Json<Value>, ApiError> {
+    let game = super::game(&game_name)?;
+    let response = calls
+        .scripts()?
+        .update_ruleset(pb::UpdateRulesetRequest {
+            game: proto::game::to_wire(game),
+            id,
+            name: body.name,
+            source: body.source,
+            public: body.public,
+            enabled: body.enabled,
+            direct_bans: body.direct_bans.map(|refs| pb::DirectBans { refs }),
+        })
+        .await?;
+    Ok(Json(answer(response)))
+}
+
+/// Deletes a ruleset of the caller's; copies saved from it keep working.
+#[utoipa::path(delete, path = "/api/v1/{game}/rulesets/{id}", tag = "rulesets",
+    security(("bearer" = [])),
+    params(("game" = String, Path, description = "lor, pokemon or riftbound"),
+           ("id" = String, Path, description = "The ruleset's id")),
+    responses((status = 204, description = "deleted"),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn remove(
+    calls: Calls,
+    Path((game_name, id)): Path<(String, String)>,
+) -> Result<StatusCode, ApiError> {
+    let game = super::game(&game_name)?;
+    calls
+        .scripts()?
+        .delete_ruleset(pb::DeleteRulesetRequest {
+            game: proto::game::to_wire(game),
+            id,
+        })
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

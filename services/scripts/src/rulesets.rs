@@ -1,0 +1,370 @@
+//! The rulesets RPCs: the built-in rules and the rulesets people own, read and changed through
+//! the one ownership rule (`kit::access`).
+//!
+//! Built-in rules are public resources nobody owns: anyone reads them, nobody changes them
+//! (401 for an anonymous caller, 403 for everyone else). A stored ruleset is private unless
+//! made public; a private one is *not found* for everyone but its owner. A downloaded copy is
+//! read-only but for `enabled` (403). Every saved source passes the safety check first.
+
+use std::time::SystemTime;
+
+use kit::access::{self, Action, Denied, Owned, Visibility};
+use kit::auth::Caller;
+use kit::timestamp::to_proto;
+use proto::game::Game;
+use proto::scripts::v1 as pb;
+
+use crate::builtin::{self, BuiltinRule};
+use crate::domain::rule_result::Scope;
+use crate::domain::ruleset::{
+    OriginKind, Patch, Ruleset, RulesetId, RulesetName, Version, check_direct_bans,
+};
+use crate::domain::safety;
+use crate::error::Error;
+use crate::rulesets_store::RulesetStore;
+use crate::runner::RunFailure;
+
+/// The rulesets of the service: the built-ins and the store.
+#[derive(Debug, Clone)]
+pub struct Rulesets {
+    store: RulesetStore,
+}
+
+impl Rulesets {
+    /// Serves the rulesets kept in `store`.
+    pub fn new(store: RulesetStore) -> Self {
+        Self { store }
+    }
+
+    /// The built-in rules of `game`, then the caller's own and downloaded ones.
+    pub async fn list(
+        &self,
+        caller: &Caller,
+        game: Game,
+        scope: Option<Scope>,
+    ) -> Result<Vec<pb::Ruleset>, Error> {
+        let mut out: Vec<pb::Ruleset> = builtin::of_game(game)
+            .filter(|rule| scope.is_none_or(|scope| rule.scope == scope))
+            .map(builtin_to_proto)
+            .collect();
+        if let Some(viewer) = access::viewer(caller) {
+            for ruleset in self.store.list_own(viewer, game, scope).await? {
+                if let Some(shown) = self.shown(&ruleset).await? {
+                    out.push(shown);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The source a run of ruleset `id` (at `version`, else its latest) runs, if the caller may
+    /// see it: a missing and a hidden ruleset are the same `ruleset_not_found`.
+    pub async fn source(
+        &self,
+        caller: &Caller,
+        id: &str,
+        version: Option<u32>,
+    ) -> Result<String, Error> {
+        let not_found = || Error::RulesetNotFound {
+            id: id.to_owned(),
+            version,
+        };
+        if let Some(rule) = builtin::get(id) {
+            return match version {
+                None | Some(1) => Ok(rule.source.to_owned()),
+                Some(_) => Err(not_found()),
+            };
+        }
+        let ruleset = self.store.get(&RulesetId(id.to_owned())).await?;
+        access::check(caller, Action::Read, ruleset.as_ref().map(owned))
+            .map_err(|_| not_found())?;
+        let ruleset = ruleset.ok_or_else(not_found)?;
+        let version = match (version, &ruleset.origin) {
+            (None, _) => self.store.latest(&ruleset.id).await?.map(|(_, v)| v),
+            // A copy runs its pinned version only.
+            (Some(asked), Some(origin)) if asked == origin.version => {
+                self.store.version(&origin.ruleset, asked).await?
+            }
+            (Some(_), Some(_)) => None,
+            (Some(asked), None) => self.store.version(&ruleset.id, asked).await?,
+        };
+        version.map(|v| v.source).ok_or_else(not_found)
+    }
+
+    /// Saves a new ruleset of the caller's.
+    pub async fn create(
+        &self,
+        caller: &Caller,
+        request: pb::CreateRulesetRequest,
+    ) -> Result<pb::Ruleset, Error> {
+        let owner = access::creator(caller).map_err(create_denied)?;
+        let game = game(request.game)?;
+        let scope = scope(request.scope)?.ok_or(Error::BadField {
+            field: "scope",
+            reason: "give `card`, `deck` or `deckset`".to_owned(),
+        })?;
+        let name = RulesetName::parse(&request.name)?;
+        check_direct_bans(game, scope, &request.direct_bans)?;
+        safe(&request.source)?;
+        let ruleset = self
+            .store
+            .create(
+                owner,
+                game,
+                &name,
+                scope,
+                &request.source,
+                request.public,
+                &request.direct_bans,
+                SystemTime::now(),
+            )
+            .await?;
+        self.shown(&ruleset)
+            .await?
+            .ok_or_else(|| Error::Sandbox("a ruleset just saved cannot be read".to_owned()))
+    }
+
+    /// A ruleset the caller may see, with its source.
+    pub async fn get(&self, caller: &Caller, game: Game, id: &str) -> Result<pb::Ruleset, Error> {
+        if let Some(rule) = builtin::get(id).filter(|rule| rule.game == game) {
+            return Ok(builtin_to_proto(rule));
+        }
+        let ruleset = self.stored(game, id).await?;
+        access::check(caller, Action::Read, ruleset.as_ref().map(owned)).map_err(|denied| {
+            Error::Denied {
+                denied,
+                id: id.to_owned(),
+            }
+        })?;
+        let ruleset = ruleset.ok_or_else(|| not_found(id))?;
+        self.shown(&ruleset).await?.ok_or_else(|| not_found(id))
+    }
+
+    /// Changes a ruleset of the caller's.
+    pub async fn update(
+        &self,
+        caller: &Caller,
+        request: pb::UpdateRulesetRequest,
+    ) -> Result<pb::Ruleset, Error> {
+        let game = game(request.game)?;
+        let id = request.id.clone();
+        let ruleset = self.changeable(caller, game, &id).await?;
+        let patch = Patch {
+            name: request
+                .name
+                .as_deref()
+                .map(RulesetName::parse)
+                .transpose()?,
+            source: request.source,
+            public: request.public,
+            enabled: request.enabled,
+            direct_bans: request.direct_bans.map(|bans| bans.refs),
+        };
+        if ruleset.is_copy()
+            && (patch.name.is_some()
+                || patch.source.is_some()
+                || patch.public.is_some()
+                || patch.direct_bans.is_some())
+        {
+            return Err(Error::Denied {
+                denied: Denied::PermissionDenied,
+                id,
+            });
+        }
+        if let Some(bans) = &patch.direct_bans {
+            check_direct_bans(game, ruleset.scope, bans)?;
+        }
+        if let Some(source) = &patch.source {
+            safe(source)?;
+        }
+        let updated = self
+            .store
+            .update(&ruleset.id, &patch, SystemTime::now())
+            .await?
+            .ok_or_else(|| not_found(&id))?;
+        self.shown(&updated).await?.ok_or_else(|| not_found(&id))
+    }
+
+    /// Deletes a ruleset of the caller's.
+    pub async fn delete(&self, caller: &Caller, game: Game, id: &str) -> Result<(), Error> {
+        let ruleset = self.changeable(caller, game, id).await?;
+        if self.store.delete(&ruleset.id, SystemTime::now()).await? {
+            Ok(())
+        } else {
+            Err(not_found(id))
+        }
+    }
+
+    /// The stored ruleset `id` of `game`, if there is one (deleted ones are none).
+    async fn stored(&self, game: Game, id: &str) -> Result<Option<Ruleset>, Error> {
+        Ok(self
+            .store
+            .get(&RulesetId(id.to_owned()))
+            .await?
+            .filter(|ruleset| ruleset.game == game))
+    }
+
+    /// The ruleset `id` if the caller may change it; built-in rules are nobody's public ones.
+    async fn changeable(&self, caller: &Caller, game: Game, id: &str) -> Result<Ruleset, Error> {
+        let denied = |denied| Error::Denied {
+            denied,
+            id: id.to_owned(),
+        };
+        if builtin::get(id).is_some_and(|rule| rule.game == game) {
+            let nobody = Owned {
+                owner: "",
+                visibility: Visibility::Public,
+            };
+            access::check(caller, Action::Change, Some(nobody)).map_err(denied)?;
+            return Err(denied(Denied::PermissionDenied));
+        }
+        let ruleset = self.stored(game, id).await?;
+        access::check(caller, Action::Change, ruleset.as_ref().map(owned)).map_err(denied)?;
+        ruleset.ok_or_else(|| not_found(id))
+    }
+
+    /// The ruleset as its reader sees it: with the source it runs (a copy's pinned version)
+    /// and whether an update is available.
+    async fn shown(&self, ruleset: &Ruleset) -> Result<Option<pb::Ruleset>, Error> {
+        let Some((_, version)) = self.store.latest(&ruleset.id).await? else {
+            return Ok(None);
+        };
+        let update_available = match &ruleset.origin {
+            Some(origin) if origin.from == OriginKind::Tournament => {
+                match self.store.get(&origin.ruleset).await? {
+                    Some(original) => ruleset.is_update_available(original.latest_version),
+                    None => false,
+                }
+            }
+            _ => false,
+        };
+        Ok(Some(stored_to_proto(ruleset, &version, update_available)))
+    }
+}
+
+/// What the ownership rule needs of a stored ruleset.
+fn owned(ruleset: &Ruleset) -> Owned<'_> {
+    Owned {
+        owner: &ruleset.owner,
+        visibility: if ruleset.public {
+            Visibility::Public
+        } else {
+            Visibility::Private
+        },
+    }
+}
+
+fn not_found(id: &str) -> Error {
+    Error::Denied {
+        denied: Denied::NotFound,
+        id: id.to_owned(),
+    }
+}
+
+/// Why the caller may not create a ruleset.
+fn create_denied(denied: Denied) -> Error {
+    Error::Denied {
+        denied,
+        id: String::new(),
+    }
+}
+
+/// Refuses a source the safety check rejects.
+fn safe(source: &str) -> Result<(), Error> {
+    let report = safety::check(source);
+    if report.safe {
+        Ok(())
+    } else {
+        Err(Error::Run(RunFailure::Unsafe(report)))
+    }
+}
+
+/// Reads a request's game.
+fn game(value: i32) -> Result<Game, Error> {
+    proto::game::from_wire(value).ok_or(Error::BadField {
+        field: "game",
+        reason: "expected lor, pokemon or riftbound".to_owned(),
+    })
+}
+
+/// Reads a request's scope: `None` for unspecified.
+fn scope(value: i32) -> Result<Option<Scope>, Error> {
+    match pb::RuleScope::try_from(value) {
+        Ok(pb::RuleScope::Unspecified) => Ok(None),
+        Ok(pb::RuleScope::Card) => Ok(Some(Scope::Card)),
+        Ok(pb::RuleScope::Deck) => Ok(Some(Scope::Deck)),
+        Ok(pb::RuleScope::Deckset) => Ok(Some(Scope::Deckset)),
+        Err(_) => Err(Error::BadField {
+            field: "scope",
+            reason: "expected card, deck or deckset".to_owned(),
+        }),
+    }
+}
+
+/// Reads an optional scope filter.
+pub fn scope_filter(value: i32) -> Result<Option<Scope>, Error> {
+    scope(value)
+}
+
+/// Reads a request's game (for the handlers).
+pub fn request_game(value: i32) -> Result<Game, Error> {
+    game(value)
+}
+
+fn scope_to_proto(scope: Scope) -> pb::RuleScope {
+    match scope {
+        Scope::Card => pb::RuleScope::Card,
+        Scope::Deck => pb::RuleScope::Deck,
+        Scope::Deckset => pb::RuleScope::Deckset,
+    }
+}
+
+fn builtin_to_proto(rule: &BuiltinRule) -> pb::Ruleset {
+    pb::Ruleset {
+        id: rule.id.to_owned(),
+        game: proto::game::to_wire(rule.game),
+        name: rule.name.to_owned(),
+        scope: scope_to_proto(rule.scope).into(),
+        source: rule.source.to_owned(),
+        version: 1,
+        built_in: true,
+        owner: None,
+        public: true,
+        enabled: true,
+        downloaded: false,
+        origin: None,
+        update_available: false,
+        direct_bans: Vec::new(),
+        create_time: None,
+        update_time: None,
+    }
+}
+
+fn stored_to_proto(ruleset: &Ruleset, version: &Version, update_available: bool) -> pb::Ruleset {
+    pb::Ruleset {
+        id: ruleset.id.0.clone(),
+        game: proto::game::to_wire(ruleset.game),
+        name: ruleset.name.as_str().to_owned(),
+        scope: scope_to_proto(ruleset.scope).into(),
+        source: version.source.clone(),
+        version: version.version,
+        built_in: false,
+        owner: Some(ruleset.owner.clone()),
+        public: ruleset.public,
+        enabled: ruleset.enabled,
+        downloaded: ruleset.is_copy(),
+        origin: ruleset.origin.as_ref().map(|origin| pb::RulesetOrigin {
+            ruleset: origin.ruleset.0.clone(),
+            version: origin.version,
+            from: match origin.from {
+                OriginKind::Profile => "profile",
+                OriginKind::Tournament => "tournament",
+            }
+            .to_owned(),
+        }),
+        update_available,
+        direct_bans: version.direct_bans.clone(),
+        create_time: Some(to_proto(ruleset.create_time)),
+        update_time: Some(to_proto(ruleset.update_time)),
+    }
+}
