@@ -431,3 +431,212 @@ async fn a_stored_ruleset_runs_by_reference_at_any_of_its_versions_for_those_who
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_saved_copy_keeps_its_version_through_the_authors_edit_and_delete_and_duplicates_are_editable()
+ {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    let author = crate::ownership::sign_up(&client, api, "Ana").await["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    let reader = crate::ownership::sign_up(&client, api, "Bob").await["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    let first = "export default function validateCard(card) { return { valid: false, issues: ['first'] }; }";
+    let second = "export default function validateCard(card) { return { valid: false, issues: ['second'] }; }";
+    let (_, made) = send(
+        client
+            .post(format!("{api}/lor/rulesets"))
+            .json(&json!({"name": "Shared", "scope": "card", "source": first})),
+        Some(&author),
+    )
+    .await;
+    let original = made["ruleset"]["id"].as_str().expect("an id").to_owned();
+    let at = |id: &str, action: &str| client.post(format!("{api}/lor/rulesets/{id}:{action}"));
+
+    // Private: nothing to save.
+    let (status, _) = send(at(&original, "save"), Some(&reader)).await;
+    assert_eq!(status, 404);
+    let (status, _) = send(
+        client
+            .patch(format!("{api}/lor/rulesets/{original}"))
+            .json(&json!({"public": true})),
+        Some(&author),
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    let (status, saved) = send(at(&original, "save"), Some(&reader)).await;
+    assert_eq!(status, 201, "{saved}");
+    let copy = &saved["ruleset"];
+    assert_eq!(
+        (copy["downloaded"].as_bool(), copy["version"].as_u64()),
+        (Some(true), Some(1)),
+        "{saved}"
+    );
+    assert_eq!(
+        copy["origin"],
+        json!({"ruleset": original, "version": 1, "from": "profile"})
+    );
+    assert_eq!(copy["name"], "Shared");
+    let copy_id = copy["id"].as_str().expect("an id").to_owned();
+    let copy_url = format!("{api}/lor/rulesets/{copy_id}");
+    let (status, _) = send(
+        client.patch(&copy_url).json(&json!({"name": "Mine now"})),
+        Some(&reader),
+    )
+    .await;
+    assert_eq!(status, 403, "a downloaded copy is read-only");
+    let (status, body) = send(
+        client.patch(&copy_url).json(&json!({"enabled": false})),
+        Some(&reader),
+    )
+    .await;
+    assert_eq!(
+        (status, body["ruleset"]["enabled"].as_bool()),
+        (200, Some(false)),
+        "{body}"
+    );
+
+    // The author edits, then deletes: the copy keeps running version 1.
+    let (status, _) = send(
+        client
+            .patch(format!("{api}/lor/rulesets/{original}"))
+            .json(&json!({"source": second})),
+        Some(&author),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, seen) = send(client.get(&copy_url), Some(&reader)).await;
+    assert_eq!(
+        (
+            seen["ruleset"]["source"].as_str(),
+            seen["ruleset"]["updateAvailable"].as_bool()
+        ),
+        (Some(first), Some(false)),
+        "{seen}"
+    );
+    let (status, _) = send(
+        client.delete(format!("{api}/lor/rulesets/{original}")),
+        Some(&author),
+    )
+    .await;
+    assert_eq!(status, 204);
+    let (status, body) = send(
+        client
+            .post(format!("{api}/scripts:runCardRule"))
+            .json(&json!({"script": {"ruleset": copy_id}, "card": {}})),
+        Some(&reader),
+    )
+    .await;
+    assert_eq!(
+        (status, body["issues"][0]["message"].as_str()),
+        (200, Some("first")),
+        "{body}"
+    );
+    let (status, _) = send(at(&copy_id, "update"), Some(&reader)).await;
+    assert_eq!(status, 404, "the original is gone");
+
+    // Duplicates of a built-in and of the copy are private and editable.
+    for id in ["lor-standard", copy_id.as_str()] {
+        let (status, body) = send(at(id, "duplicate"), Some(&reader)).await;
+        assert_eq!(status, 201, "{body}");
+        let duplicate = &body["ruleset"];
+        assert_eq!(
+            (
+                duplicate["builtIn"].as_bool(),
+                duplicate["downloaded"].as_bool(),
+                duplicate["public"].as_bool()
+            ),
+            (Some(false), Some(false), Some(false)),
+            "{body}"
+        );
+        let url = format!(
+            "{api}/lor/rulesets/{}",
+            duplicate["id"].as_str().expect("an id")
+        );
+        let (status, _) = send(
+            client.patch(&url).json(&json!({"name": "Edited"})),
+            Some(&reader),
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+    let (status, _) = send(at("lor-standard", "duplicate"), None).await;
+    assert_eq!(status, 401);
+    let (status, _) = send(at(&copy_id, "explode"), Some(&reader)).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn update_moves_a_copy_to_the_originals_latest_version_and_name() {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    let author = crate::ownership::sign_up(&client, api, "Ana").await["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    let reader = crate::ownership::sign_up(&client, api, "Bob").await["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    let (_, made) = send(
+        client
+            .post(format!("{api}/lor/rulesets"))
+            .json(&json!({"name": "Old name", "scope": "card", "source": RULE, "public": true})),
+        Some(&author),
+    )
+    .await;
+    let original = made["ruleset"]["id"].as_str().expect("an id").to_owned();
+    let (status, saved) = send(
+        client
+            .post(format!("{api}/lor/rulesets/{original}:save"))
+            .json(&json!({"version": 1})),
+        Some(&reader),
+    )
+    .await;
+    assert_eq!(status, 201, "{saved}");
+    let copy = saved["ruleset"]["id"].as_str().expect("an id").to_owned();
+    let newer = "export default function validateCard(card) { return card.name !== 'Zed'; }";
+    let (status, _) = send(
+        client
+            .patch(format!("{api}/lor/rulesets/{original}"))
+            .json(&json!({"source": newer, "name": "New name"})),
+        Some(&author),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, body) = send(
+        client.post(format!("{api}/lor/rulesets/{copy}:update")),
+        Some(&reader),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (
+            body["ruleset"]["version"].as_u64(),
+            body["ruleset"]["name"].as_str(),
+            body["ruleset"]["source"].as_str()
+        ),
+        (Some(2), Some("New name"), Some(newer)),
+        "{body}"
+    );
+    // Only the copy's owner updates it; a version that does not exist cannot be saved.
+    let (status, _) = send(
+        client.post(format!("{api}/lor/rulesets/{copy}:update")),
+        Some(&author),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, body) = send(
+        client
+            .post(format!("{api}/lor/rulesets/{original}:save"))
+            .json(&json!({"version": 9})),
+        Some(&reader),
+    )
+    .await;
+    assert_eq!(status, 404, "{body}");
+}

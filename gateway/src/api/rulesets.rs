@@ -25,15 +25,15 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/{game}/rulesets", get(list).post(create))
         .route(
             "/api/v1/{game}/rulesets/{id}",
-            get(read).patch(change).delete(remove),
+            get(read).patch(change).delete(remove).post(act),
         )
 }
 
 /// The rulesets' part of the OpenAPI document.
 #[derive(Debug, OpenApi)]
 #[openapi(
-    paths(list, create, read, change, remove),
-    components(schemas(CreateRulesetBody, ChangeRulesetBody)),
+    paths(list, create, read, change, remove, act),
+    components(schemas(CreateRulesetBody, ChangeRulesetBody, SaveRulesetBody)),
     tags((name = "rulesets", description = "Built-in rules and the rulesets people own"))
 )]
 pub struct RulesetsDoc;
@@ -70,6 +70,14 @@ pub struct ChangeRulesetBody {
     public: Option<bool>,
     enabled: Option<bool>,
     direct_bans: Option<Vec<String>>,
+}
+
+/// The body of `POST /api/v1/{game}/rulesets/{id}:save` (it may be left out).
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SaveRulesetBody {
+    /// The version to pin; absent: the latest.
+    version: Option<u32>,
 }
 
 fn scope(name: &str) -> Result<pb::RuleScope, ApiError> {
@@ -259,4 +267,69 @@ async fn remove(
         })
         .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `:duplicate`, `:save` and `:update` of a ruleset.
+#[utoipa::path(post, path = "/api/v1/{game}/rulesets/{id}:{action}", tag = "rulesets",
+    request_body(content = Option<SaveRulesetBody>, description = "for `:save` only: `{\"version\"?}`"),
+    security(("bearer" = [])),
+    params(("game" = String, Path, description = "lor, pokemon or riftbound"),
+           ("id" = String, Path, description = "The ruleset's id"),
+           ("action" = String, Path, description = "`duplicate` (a private editable copy of your own), `save` (a downloaded copy pinned to a version) or `update` (a downloaded copy to the original's latest version and name)")),
+    responses((status = 201, description = "`{\"ruleset\"}`: the new ruleset (`:duplicate`, `:save`)"),
+              (status = 200, description = "`{\"ruleset\"}`: the updated copy (`:update`)"),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn act(
+    calls: Calls,
+    Path((game_name, target)): Path<(String, String)>,
+    body: axum::body::Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let game = proto::game::to_wire(super::game(&game_name)?);
+    let Some((id, action)) = target.rsplit_once(':') else {
+        return Err(ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "POST a ruleset's `:duplicate`, `:save` or `:update`",
+        ));
+    };
+    let id = id.to_owned();
+    let scripts = calls.scripts()?;
+    match action {
+        "duplicate" => {
+            let response = scripts
+                .duplicate_ruleset(pb::DuplicateRulesetRequest { game, id })
+                .await?;
+            Ok((StatusCode::CREATED, Json(answer(response))))
+        }
+        "save" => {
+            let body: SaveRulesetBody = if body.iter().all(u8::is_ascii_whitespace) {
+                SaveRulesetBody::default()
+            } else {
+                serde_json::from_slice(&body).map_err(|err| {
+                    ApiError::invalid_argument(format!("the body is not `{{\"version\"?}}`: {err}"))
+                })?
+            };
+            let response = scripts
+                .save_ruleset(pb::SaveRulesetRequest {
+                    game,
+                    id,
+                    version: body.version,
+                    from: "profile".to_owned(),
+                })
+                .await?;
+            Ok((StatusCode::CREATED, Json(answer(response))))
+        }
+        "update" => {
+            let response = scripts
+                .update_ruleset_copy(pb::UpdateRulesetCopyRequest { game, id })
+                .await?;
+            Ok((StatusCode::OK, Json(answer(response))))
+        }
+        other => Err(ApiError::not_found(format!(
+            "no action `:{}` of a ruleset (expected duplicate, save or update)",
+            kit::status::quote(other)
+        ))),
+    }
 }

@@ -559,6 +559,49 @@ impl ScriptService for Api {
         self.rulesets()?.delete(&caller, game, &request.id).await?;
         Ok(Response::new(pb::DeleteRulesetResponse {}))
     }
+
+    async fn duplicate_ruleset(
+        &self,
+        request: Request<pb::DuplicateRulesetRequest>,
+    ) -> Result<Response<pb::RulesetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let game = crate::rulesets::request_game(request.game)?;
+        let ruleset = self
+            .rulesets()?
+            .duplicate(&caller, game, &request.id)
+            .await?;
+        Ok(Response::new(pb::RulesetResponse {
+            ruleset: Some(ruleset),
+        }))
+    }
+
+    async fn save_ruleset(
+        &self,
+        request: Request<pb::SaveRulesetRequest>,
+    ) -> Result<Response<pb::RulesetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let ruleset = self.rulesets()?.save(&caller, request.into_inner()).await?;
+        Ok(Response::new(pb::RulesetResponse {
+            ruleset: Some(ruleset),
+        }))
+    }
+
+    async fn update_ruleset_copy(
+        &self,
+        request: Request<pb::UpdateRulesetCopyRequest>,
+    ) -> Result<Response<pb::RulesetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let game = crate::rulesets::request_game(request.game)?;
+        let ruleset = self
+            .rulesets()?
+            .update_copy(&caller, game, &request.id)
+            .await?;
+        Ok(Response::new(pb::RulesetResponse {
+            ruleset: Some(ruleset),
+        }))
+    }
 }
 
 /// Returns the tonic server for this service.

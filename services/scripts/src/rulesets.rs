@@ -17,7 +17,7 @@ use proto::scripts::v1 as pb;
 use crate::builtin::{self, BuiltinRule};
 use crate::domain::rule_result::Scope;
 use crate::domain::ruleset::{
-    OriginKind, Patch, Ruleset, RulesetId, RulesetName, Version, check_direct_bans,
+    Origin, OriginKind, Patch, Ruleset, RulesetId, RulesetName, Version, check_direct_bans,
 };
 use crate::domain::safety;
 use crate::error::Error;
@@ -193,6 +193,127 @@ impl Rulesets {
         } else {
             Err(not_found(id))
         }
+    }
+
+    /// Copies a ruleset the caller may see into a new private one of the caller's.
+    pub async fn duplicate(
+        &self,
+        caller: &Caller,
+        game: Game,
+        id: &str,
+    ) -> Result<pb::Ruleset, Error> {
+        let owner = access::creator(caller).map_err(create_denied)?;
+        let seen = self.get(caller, game, id).await?;
+        let scope = scope(seen.scope)?.ok_or_else(|| not_found(id))?;
+        let name = RulesetName::parse(&seen.name)?;
+        let ruleset = self
+            .store
+            .create(
+                owner,
+                game,
+                &name,
+                scope,
+                &seen.source,
+                false,
+                &seen.direct_bans,
+                SystemTime::now(),
+            )
+            .await?;
+        self.shown(&ruleset).await?.ok_or_else(|| not_found(id))
+    }
+
+    /// Saves a downloaded copy of a ruleset the caller may see, pinned to a version.
+    pub async fn save(
+        &self,
+        caller: &Caller,
+        request: pb::SaveRulesetRequest,
+    ) -> Result<pb::Ruleset, Error> {
+        let owner = access::creator(caller).map_err(create_denied)?.to_owned();
+        let game = game(request.game)?;
+        let id = request.id;
+        let from = match request.from.as_str() {
+            "" | "profile" => OriginKind::Profile,
+            "tournament" => OriginKind::Tournament,
+            _ => {
+                return Err(Error::BadField {
+                    field: "from",
+                    reason: "expected profile or tournament".to_owned(),
+                });
+            }
+        };
+        if builtin::get(&id).is_some_and(|rule| rule.game == game) {
+            return Err(Error::BadField {
+                field: "id",
+                reason: "a built-in rule is everyone's already: pick it, or duplicate it to edit"
+                    .to_owned(),
+            });
+        }
+        let original = self.stored(game, &id).await?;
+        access::check(caller, Action::Read, original.as_ref().map(owned)).map_err(|denied| {
+            Error::Denied {
+                denied,
+                id: id.clone(),
+            }
+        })?;
+        let original = original.ok_or_else(|| not_found(&id))?;
+        // A copy of a copy is a copy of its original, at the same version.
+        let origin = match &original.origin {
+            Some(origin) => Origin {
+                ruleset: origin.ruleset.clone(),
+                version: request.version.unwrap_or(origin.version),
+                from,
+            },
+            None => Origin {
+                ruleset: original.id.clone(),
+                version: request.version.unwrap_or(original.latest_version),
+                from,
+            },
+        };
+        let copy = self
+            .store
+            .save_copy(
+                &owner,
+                &origin,
+                &original.name,
+                game,
+                original.scope,
+                SystemTime::now(),
+            )
+            .await?;
+        self.shown(&copy).await?.ok_or_else(|| not_found(&id))
+    }
+
+    /// Moves a downloaded copy of the caller's to its original's latest version and name.
+    pub async fn update_copy(
+        &self,
+        caller: &Caller,
+        game: Game,
+        id: &str,
+    ) -> Result<pb::Ruleset, Error> {
+        let copy = self.changeable(caller, game, id).await?;
+        let origin = copy.origin.clone().ok_or_else(|| Error::BadField {
+            field: "id",
+            reason: "only a downloaded copy is updated; edit your own ruleset instead".to_owned(),
+        })?;
+        let original = self.store.get(&origin.ruleset).await?;
+        access::check(caller, Action::Read, original.as_ref().map(owned)).map_err(|denied| {
+            Error::Denied {
+                denied,
+                id: origin.ruleset.0.clone(),
+            }
+        })?;
+        let original = original.ok_or_else(|| not_found(&origin.ruleset.0))?;
+        let moved = self
+            .store
+            .move_copy(
+                &copy.id,
+                original.latest_version,
+                &original.name,
+                SystemTime::now(),
+            )
+            .await?
+            .ok_or_else(|| not_found(id))?;
+        self.shown(&moved).await?.ok_or_else(|| not_found(id))
     }
 
     /// The stored ruleset `id` of `game`, if there is one (deleted ones are none).

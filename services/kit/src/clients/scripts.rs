@@ -121,4 +121,28 @@ impl ScriptsClient {
     ) -> Result<pb::DeleteRulesetResponse, ServiceError> {
         rpc!(self, Idempotent, request, delete_ruleset)
     }
+
+    /// Copies a ruleset the caller may see into a new private one of the caller's.
+    pub async fn duplicate_ruleset(
+        &self,
+        request: pb::DuplicateRulesetRequest,
+    ) -> Result<pb::RulesetResponse, ServiceError> {
+        rpc!(self, Once, request, duplicate_ruleset)
+    }
+
+    /// Saves a downloaded copy of a ruleset, pinned to a version.
+    pub async fn save_ruleset(
+        &self,
+        request: pb::SaveRulesetRequest,
+    ) -> Result<pb::RulesetResponse, ServiceError> {
+        rpc!(self, Once, request, save_ruleset)
+    }
+
+    /// Moves a downloaded copy to its original's latest version.
+    pub async fn update_ruleset_copy(
+        &self,
+        request: pb::UpdateRulesetCopyRequest,
+    ) -> Result<pb::RulesetResponse, ServiceError> {
+        rpc!(self, Idempotent, request, update_ruleset_copy)
+    }
 }
