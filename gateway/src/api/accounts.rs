@@ -16,14 +16,14 @@ use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use http::StatusCode;
 use kit::auth::Scope;
-use kit::clients::{AccountsClient, ServiceError};
+use kit::clients::ServiceError;
 use proto::accounts::v1 as pb;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
-use crate::auth::Authenticated;
+use crate::auth::{Authenticated, Calls};
 use crate::limits::too_many;
 use crate::state::AppState;
 
@@ -109,15 +109,6 @@ pub struct CreateTokenBody {
     expire_time: Option<String>,
 }
 
-/// The accounts client, calling with the caller's token.
-fn accounts(state: &AppState, caller: &Authenticated) -> Result<AccountsClient, ApiError> {
-    Ok(state
-        .clients()
-        .accounts()?
-        .on_behalf_of(caller.address)
-        .with_bearer(caller.bearer.clone()))
-}
-
 /// A service error with the documented code: the gRPC code's name, the service's own reason
 /// in `details.reason`.
 fn failed(error: ServiceError) -> ApiError {
@@ -141,20 +132,13 @@ fn failed(error: ServiceError) -> ApiError {
     .with_details(Value::Object(details))
 }
 
-/// Writes a protobuf timestamp as RFC 3339 (`null` when absent or out of range).
-fn time(timestamp: Option<&pbjson_types::Timestamp>) -> Value {
-    timestamp
-        .and_then(|t| jiff::Timestamp::new(t.seconds, t.nanos).ok())
-        .map_or(Value::Null, |t| Value::String(t.to_string()))
-}
-
 fn account(account: Option<&pb::Account>) -> Value {
     match account {
         None => Value::Null,
         Some(account) => json!({
             "id": account.id,
             "username": account.username,
-            "createTime": time(account.create_time.as_ref()),
+            "createTime": super::rfc3339(account.create_time.as_ref()),
         }),
     }
 }
@@ -175,9 +159,9 @@ fn api_token(token: &pb::ApiToken) -> Value {
         "id": token.id,
         "name": token.name,
         "scopes": scope_names(&token.scopes),
-        "createTime": time(token.create_time.as_ref()),
-        "expireTime": time(token.expire_time.as_ref()),
-        "lastUseTime": time(token.last_use_time.as_ref()),
+        "createTime": super::rfc3339(token.create_time.as_ref()),
+        "expireTime": super::rfc3339(token.expire_time.as_ref()),
+        "lastUseTime": super::rfc3339(token.last_use_time.as_ref()),
     })
 }
 
@@ -185,7 +169,7 @@ fn session(response: &pb::SessionResponse) -> Value {
     json!({
         "account": account(response.account.as_ref()),
         "token": response.token,
-        "expireTime": time(response.expire_time.as_ref()),
+        "expireTime": super::rfc3339(response.expire_time.as_ref()),
     })
 }
 
@@ -222,9 +206,10 @@ async fn guarded(
 async fn create_account(
     State(state): State<AppState>,
     caller: Authenticated,
+    calls: Calls,
     Json(body): Json<CredentialsBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let client = accounts(&state, &caller)?;
+    let client = calls.accounts()?;
     let username = body.username.clone();
     let call = client.create_account(pb::CreateAccountRequest {
         username: body.username,
@@ -241,9 +226,10 @@ async fn create_account(
 async fn sign_in(
     State(state): State<AppState>,
     caller: Authenticated,
+    calls: Calls,
     Json(body): Json<CredentialsBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let client = accounts(&state, &caller)?;
+    let client = calls.accounts()?;
     let username = body.username.clone();
     let call = client.sign_in(pb::SignInRequest {
         username: body.username,
@@ -260,11 +246,9 @@ async fn sign_in(
 async fn sign_out(
     State(state): State<AppState>,
     caller: Authenticated,
+    calls: Calls,
 ) -> Result<StatusCode, ApiError> {
-    accounts(&state, &caller)?
-        .sign_out()
-        .await
-        .map_err(failed)?;
+    calls.accounts()?.sign_out().await.map_err(failed)?;
     if let (Some(verifier), Some(bearer)) = (state.verifier(), &caller.bearer) {
         // This gateway forgets it at once; every other process within the cache time.
         verifier.forget(bearer);
@@ -277,8 +261,8 @@ async fn sign_out(
     security(("bearer" = [])),
     responses((status = 200, description = "`{\"account\": {\"id\", \"username\", \"createTime\"}}`"),
               (status = 401, description = "`unauthenticated`: no or bad token", body = crate::ErrorBody)))]
-async fn me(State(state): State<AppState>, caller: Authenticated) -> Result<Json<Value>, ApiError> {
-    let response = accounts(&state, &caller)?.get_me().await.map_err(failed)?;
+async fn me(calls: Calls) -> Result<Json<Value>, ApiError> {
+    let response = calls.accounts()?.get_me().await.map_err(failed)?;
     Ok(Json(
         json!({ "account": account(response.account.as_ref()) }),
     ))
@@ -292,8 +276,7 @@ async fn me(State(state): State<AppState>, caller: Authenticated) -> Result<Json
               (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
               (status = 403, description = "`permission_denied`: the token may not write", body = crate::ErrorBody)))]
 async fn create_token(
-    State(state): State<AppState>,
-    caller: Authenticated,
+    calls: Calls,
     Json(body): Json<CreateTokenBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let scopes = body
@@ -329,7 +312,8 @@ async fn create_token(
                 })
         })
         .transpose()?;
-    let response = accounts(&state, &caller)?
+    let response = calls
+        .accounts()?
         .create_api_token(pb::CreateApiTokenRequest {
             name: body.name,
             scopes,
@@ -349,14 +333,8 @@ async fn create_token(
     security(("bearer" = [])),
     responses((status = 200, description = "`{\"apiTokens\": [{\"id\", \"name\", \"scopes\", \"createTime\", \"expireTime\", \"lastUseTime\"}]}`, newest first"),
               (status = 401, description = "`unauthenticated`", body = crate::ErrorBody)))]
-async fn list_tokens(
-    State(state): State<AppState>,
-    caller: Authenticated,
-) -> Result<Json<Value>, ApiError> {
-    let response = accounts(&state, &caller)?
-        .list_api_tokens()
-        .await
-        .map_err(failed)?;
+async fn list_tokens(calls: Calls) -> Result<Json<Value>, ApiError> {
+    let response = calls.accounts()?.list_api_tokens().await.map_err(failed)?;
     let tokens: Vec<Value> = response.api_tokens.iter().map(api_token).collect();
     Ok(Json(json!({ "apiTokens": tokens })))
 }
@@ -369,12 +347,9 @@ async fn list_tokens(
               (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
               (status = 403, description = "`permission_denied`: the token may not write", body = crate::ErrorBody),
               (status = 404, description = "`not_found`: no such token of the caller's", body = crate::ErrorBody)))]
-async fn revoke_token(
-    State(state): State<AppState>,
-    caller: Authenticated,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
-    accounts(&state, &caller)?
+async fn revoke_token(calls: Calls, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    calls
+        .accounts()?
         .revoke_api_token(&id)
         .await
         .map_err(failed)?;
@@ -386,18 +361,15 @@ async fn revoke_token(
     params(("username" = String, Path, description = "The username, in any case")),
     responses((status = 200, description = "`{\"user\": {\"username\", \"createTime\"}}`"),
               (status = 404, description = "`not_found`: no such user", body = crate::ErrorBody)))]
-async fn user(
-    State(state): State<AppState>,
-    caller: Authenticated,
-    Path(username): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let response = accounts(&state, &caller)?
+async fn user(calls: Calls, Path(username): Path<String>) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .accounts()?
         .get_user(&username)
         .await
         .map_err(failed)?;
     let user = response.user.as_ref().map_or(
         Value::Null,
-        |user| json!({"username": user.username, "createTime": time(user.create_time.as_ref())}),
+        |user| json!({"username": user.username, "createTime": super::rfc3339(user.create_time.as_ref())}),
     );
     Ok(Json(json!({ "user": user })))
 }

@@ -102,12 +102,6 @@ fn scope_name(value: i32) -> &'static str {
     }
 }
 
-fn time(timestamp: Option<&pbjson_types::Timestamp>) -> Value {
-    timestamp
-        .and_then(|t| jiff::Timestamp::new(t.seconds, t.nanos).ok())
-        .map_or(Value::Null, |t| Value::String(t.to_string()))
-}
-
 /// A ruleset as the issue documents it, keys in its order.
 fn ruleset(ruleset: &pb::Ruleset) -> Value {
     let mut out = Map::new();
@@ -133,8 +127,14 @@ fn ruleset(ruleset: &pb::Ruleset) -> Value {
     }
     out.insert("updateAvailable".into(), json!(ruleset.update_available));
     out.insert("directBans".into(), json!(ruleset.direct_bans));
-    out.insert("createTime".into(), time(ruleset.create_time.as_ref()));
-    out.insert("updateTime".into(), time(ruleset.update_time.as_ref()));
+    out.insert(
+        "createTime".into(),
+        super::rfc3339(ruleset.create_time.as_ref()),
+    );
+    out.insert(
+        "updateTime".into(),
+        super::rfc3339(ruleset.update_time.as_ref()),
+    );
     Value::Object(out)
 }
 

@@ -10,18 +10,17 @@
 // the error path does not matter and boxing it would only add noise to every `?`.
 #![allow(clippy::result_large_err)]
 
-use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use http::StatusCode;
-use kit::clients::{ScriptsClient, ServiceError};
+use kit::clients::ServiceError;
 use proto::scripts::v1 as pb;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
-use crate::auth::Authenticated;
+use crate::auth::Calls;
 use crate::state::AppState;
 
 /// The scripts' routes.
@@ -177,16 +176,6 @@ fn script(body: ScriptBody) -> Result<pb::Script, ApiError> {
     })
 }
 
-/// The scripts service's client, calling on behalf of `caller`: the service shares its sandbox
-/// fairly between callers (by account, else by the HTTP client's address).
-fn scripts(state: &AppState, caller: Authenticated) -> Result<ScriptsClient, ApiError> {
-    Ok(state
-        .clients()
-        .scripts()?
-        .on_behalf_of(caller.address)
-        .with_bearer(caller.bearer))
-}
-
 fn context(context: Option<Value>) -> Option<String> {
     context.map(|context| context.to_string())
 }
@@ -214,16 +203,10 @@ fn rule(response: pb::RuleRunResponse) -> Json<Value> {
 /// Runs the static safety check; a safe script is compiled and its hash returned.
 #[utoipa::path(post, path = "/api/v1/scripts:check", tag = "scripts", request_body = ScriptCheckBody,
     responses((status = 200, description = "`{\"safe\", \"issues\": [{\"code\", \"message\", \"line\", \"column\"}], \"hash\"?}`")))]
-async fn check(
-    State(state): State<AppState>,
-    client: Authenticated,
-    Json(body): Json<ScriptCheckBody>,
-) -> Result<Json<Value>, ApiError> {
-    let response = answer(
-        scripts(&state, client)?.check_script(pb::CheckScriptRequest {
-            source: body.source,
-        }),
-    )
+async fn check(calls: Calls, Json(body): Json<ScriptCheckBody>) -> Result<Json<Value>, ApiError> {
+    let response = answer(calls.scripts()?.check_script(pb::CheckScriptRequest {
+        source: body.source,
+    }))
     .await?;
     let issues: Vec<Value> = response
         .issues
@@ -246,17 +229,14 @@ async fn check(
               (status = 400, description = "`unsafe_script`, `script_error`, `no_entry_point`, `empty_source`", body = crate::ErrorBody),
               (status = 504, description = "`timeout`", body = crate::ErrorBody)))]
 async fn run_card_rule(
-    State(state): State<AppState>,
-    client: Authenticated,
+    calls: Calls,
     Json(body): Json<CardRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = answer(
-        scripts(&state, client)?.run_card_rule(pb::RunCardRuleRequest {
-            script: Some(script(body.script)?),
-            card_json: body.card.to_string(),
-            context_json: context(body.context),
-        }),
-    )
+    let response = answer(calls.scripts()?.run_card_rule(pb::RunCardRuleRequest {
+        script: Some(script(body.script)?),
+        card_json: body.card.to_string(),
+        context_json: context(body.context),
+    }))
     .await?;
     Ok(rule(response))
 }
@@ -266,8 +246,7 @@ async fn run_card_rule(
 #[utoipa::path(post, path = "/api/v1/scripts:filterCardPool", tag = "scripts", request_body = CardPoolBody,
     responses((status = 200, description = "`{\"verdicts\": [{\"cardId\"?, \"valid\", \"issues\"} | {\"cardId\"?, \"error\": {\"code\": \"script_error\", \"message\"}}]}`")))]
 async fn filter_card_pool(
-    State(state): State<AppState>,
-    client: Authenticated,
+    calls: Calls,
     Json(body): Json<CardPoolBody>,
 ) -> Result<Json<Value>, ApiError> {
     let (cards_json, game) = match (body.cards, body.game) {
@@ -283,12 +262,14 @@ async fn filter_card_pool(
         }
     };
     let response = answer(
-        scripts(&state, client)?.filter_card_pool(pb::FilterCardPoolRequest {
-            script: Some(script(body.script)?),
-            cards_json,
-            context_json: context(body.context),
-            game,
-        }),
+        calls
+            .scripts()?
+            .filter_card_pool(pb::FilterCardPoolRequest {
+                script: Some(script(body.script)?),
+                cards_json,
+                context_json: context(body.context),
+                game,
+            }),
     )
     .await?;
     let verdicts: Vec<Value> = response
@@ -318,18 +299,15 @@ fn body_game(name: &str) -> Result<proto::game::Game, ApiError> {
 #[utoipa::path(post, path = "/api/v1/scripts:runDeckRule", tag = "scripts", request_body = DeckRuleBody,
     responses((status = 200, description = "`{\"valid\", \"issues\"}`")))]
 async fn run_deck_rule(
-    State(state): State<AppState>,
-    client: Authenticated,
+    calls: Calls,
     Json(body): Json<DeckRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = answer(
-        scripts(&state, client)?.run_deck_rule(pb::RunDeckRuleRequest {
-            script: Some(script(body.script)?),
-            deck_json: body.deck.to_string(),
-            cards_by_id_json: body.cards_by_id.to_string(),
-            context_json: context(body.context),
-        }),
-    )
+    let response = answer(calls.scripts()?.run_deck_rule(pb::RunDeckRuleRequest {
+        script: Some(script(body.script)?),
+        deck_json: body.deck.to_string(),
+        cards_by_id_json: body.cards_by_id.to_string(),
+        context_json: context(body.context),
+    }))
     .await?;
     Ok(rule(response))
 }
@@ -338,17 +316,18 @@ async fn run_deck_rule(
 #[utoipa::path(post, path = "/api/v1/scripts:runDecksetRule", tag = "scripts", request_body = DecksetRuleBody,
     responses((status = 200, description = "`{\"valid\", \"issues\"}`")))]
 async fn run_deckset_rule(
-    State(state): State<AppState>,
-    client: Authenticated,
+    calls: Calls,
     Json(body): Json<DecksetRuleBody>,
 ) -> Result<Json<Value>, ApiError> {
     let response = answer(
-        scripts(&state, client)?.run_deckset_rule(pb::RunDecksetRuleRequest {
-            script: Some(script(body.script)?),
-            decks_json: Value::Array(body.decks).to_string(),
-            cards_by_id_json: body.cards_by_id.to_string(),
-            context_json: context(body.context),
-        }),
+        calls
+            .scripts()?
+            .run_deckset_rule(pb::RunDecksetRuleRequest {
+                script: Some(script(body.script)?),
+                decks_json: Value::Array(body.decks).to_string(),
+                cards_by_id_json: body.cards_by_id.to_string(),
+                context_json: context(body.context),
+            }),
     )
     .await?;
     Ok(rule(response))
@@ -358,19 +337,20 @@ async fn run_deckset_rule(
 #[utoipa::path(post, path = "/api/v1/scripts:resolvePoolFilters", tag = "scripts", request_body = PoolFiltersBody,
     responses((status = 200, description = "`{\"patch\": {filter key: [values]} | null}`")))]
 async fn resolve_pool_filters(
-    State(state): State<AppState>,
-    client: Authenticated,
+    calls: Calls,
     Json(body): Json<PoolFiltersBody>,
 ) -> Result<Json<Value>, ApiError> {
     let game = body_game(&body.game)?;
-    let response = answer(scripts(&state, client)?.resolve_pool_filters(
-        pb::ResolvePoolFiltersRequest {
-            script: Some(script(body.script)?),
-            game: proto::game::to_wire(game),
-            input_json: body.input.to_string(),
-            context_json: context(body.context),
-        },
-    ))
+    let response = answer(
+        calls
+            .scripts()?
+            .resolve_pool_filters(pb::ResolvePoolFiltersRequest {
+                script: Some(script(body.script)?),
+                game: proto::game::to_wire(game),
+                input_json: body.input.to_string(),
+                context_json: context(body.context),
+            }),
+    )
     .await?;
     Ok(Json(
         json!({ "patch": proto::json::patch(response.patch.as_ref()) }),
@@ -381,18 +361,15 @@ async fn resolve_pool_filters(
 #[utoipa::path(post, path = "/api/v1/scripts:runCalculator", tag = "scripts", request_body = CalculatorBody,
     responses((status = 200, description = "`{\"widgets\": [...]}`")))]
 async fn run_calculator(
-    State(state): State<AppState>,
-    client: Authenticated,
+    calls: Calls,
     Json(body): Json<CalculatorBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let response = answer(
-        scripts(&state, client)?.run_calculator(pb::RunCalculatorRequest {
-            script: Some(script(body.script)?),
-            pile_json: body.pile.to_string(),
-            cards_by_id_json: body.cards_by_id.to_string(),
-            context_json: context(body.context),
-        }),
-    )
+    let response = answer(calls.scripts()?.run_calculator(pb::RunCalculatorRequest {
+        script: Some(script(body.script)?),
+        pile_json: body.pile.to_string(),
+        cards_by_id_json: body.cards_by_id.to_string(),
+        context_json: context(body.context),
+    }))
     .await?;
     Ok(Json(proto::json::dashboard(
         &response.dashboard.unwrap_or_default(),
