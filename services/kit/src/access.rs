@@ -111,6 +111,23 @@ impl Denied {
     }
 }
 
+impl Denied {
+    /// Returns the refusal of [`creator`] as it goes on the wire: there is no resource yet to
+    /// name, so it says what the caller lacks.
+    pub fn to_create_failure(self) -> Failure {
+        match self {
+            Denied::Unauthenticated | Denied::NotFound => {
+                Denied::Unauthenticated.to_failure("", "")
+            }
+            Denied::PermissionDenied => Failure::new(
+                Code::PermissionDenied,
+                REASON_PERMISSION_DENIED,
+                "this token may not write: it lacks the `write` scope",
+            ),
+        }
+    }
+}
+
 /// Returns the account whose private resources `caller` may see: its own, if its token may
 /// read. What a listing filters by (`owner = viewer OR public`).
 pub fn viewer(caller: &Caller) -> Option<&str> {
@@ -264,6 +281,14 @@ mod tests {
         assert_eq!(denied.code(), Code::PermissionDenied);
         assert_eq!(
             tonic::Status::from(U.to_failure("ruleset", "rs_1")).code(),
+            Code::Unauthenticated
+        );
+        // Creating has no resource to name: the refusal says what the caller lacks.
+        let create = tonic::Status::from(F.to_create_failure());
+        assert_eq!(create.code(), Code::PermissionDenied);
+        assert!(create.message().contains("`write` scope"), "{create:?}");
+        assert_eq!(
+            tonic::Status::from(U.to_create_failure()).code(),
             Code::Unauthenticated
         );
         // A long id is quoted short.

@@ -57,9 +57,12 @@ pub enum Error {
     Denied {
         /// What the rule said.
         denied: kit::access::Denied,
-        /// The ruleset's id (empty when creating one).
+        /// The ruleset's id.
         id: String,
     },
+    /// The caller may not create a ruleset (`kit::access::creator`).
+    #[error("{0:?}: may not create a ruleset")]
+    CannotCreate(kit::access::Denied),
     /// A card of the catalog does not convert to the JSON scripts read: a bug.
     #[error("a catalog card does not convert to JSON: {0}")]
     CardJson(#[source] serde_json::Error),
@@ -132,14 +135,8 @@ impl From<Error> for Status {
             Error::NoCatalog => {
                 Failure::new(Code::Unavailable, "catalog_unavailable", err.to_string())
             }
-            Error::Denied { denied, id } => match (denied, id.is_empty()) {
-                (kit::access::Denied::PermissionDenied, true) => Failure::new(
-                    Code::PermissionDenied,
-                    kit::access::REASON_PERMISSION_DENIED,
-                    "this token may not write: make one with the `write` scope",
-                ),
-                _ => denied.to_failure("ruleset", id),
-            },
+            Error::Denied { denied, id } => denied.to_failure("ruleset", id),
+            Error::CannotCreate(denied) => denied.to_create_failure(),
             Error::RulesetNotFound { .. } => {
                 Failure::new(Code::NotFound, "ruleset_not_found", err.to_string())
             }

@@ -23,6 +23,7 @@ use crate::runner::{RunFailure, Runner, ScriptRef, TimeLimits, Verdict};
 use crate::sandbox::{Cancel, Limits};
 use crate::slots::Slots;
 use kit::auth::Caller;
+use proto::game::Game;
 
 /// The time a request keeps, of its deadline, to hear that it got no slot: it stops waiting
 /// this long before its caller would give up, so the caller reads `busy`, not a timeout.
@@ -329,6 +330,14 @@ fn ruleset(reference: &pb::RulesetRef) -> Result<ScriptRef, Error> {
     Ok(ScriptRef::Source(rule.source.to_owned()))
 }
 
+/// Reads a request's required game.
+pub(crate) fn game(value: i32) -> Result<Game, Error> {
+    proto::game::from_wire(value).ok_or(Error::BadField {
+        field: "game",
+        reason: "must be GAME_LOR, GAME_POKEMON or GAME_RIFTBOUND".to_owned(),
+    })
+}
+
 /// Parses a required JSON argument.
 fn json(field: &'static str, text: &str) -> Result<Value, Error> {
     serde_json::from_str(text).map_err(|err| Error::BadField {
@@ -461,10 +470,7 @@ impl ScriptService for Api {
         let caller = Caller::of(&request);
         let request = request.into_inner();
         let script = self.script(&caller, request.script).await?;
-        let game = proto::game::from_wire(request.game).ok_or(Error::BadField {
-            field: "game",
-            reason: "must be GAME_LOR, GAME_POKEMON or GAME_RIFTBOUND".to_owned(),
-        })?;
+        let game = game(request.game)?;
         let input = json("input_json", &request.input_json)?;
         let context = context(request.context_json.as_deref())?;
         let patch = self
@@ -502,8 +508,8 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::ListRulesetsResponse>, Status> {
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let game = crate::rulesets::request_game(request.game)?;
-        let scope = crate::rulesets::scope_filter(request.scope)?;
+        let game = game(request.game)?;
+        let scope = crate::rulesets::scope(request.scope)?;
         let rulesets = self.rulesets()?.list(&caller, game, scope).await?;
         Ok(Response::new(pb::ListRulesetsResponse { rulesets }))
     }
@@ -528,7 +534,7 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::RulesetResponse>, Status> {
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let game = crate::rulesets::request_game(request.game)?;
+        let game = game(request.game)?;
         let ruleset = self.rulesets()?.get(&caller, game, &request.id).await?;
         Ok(Response::new(pb::RulesetResponse {
             ruleset: Some(ruleset),
@@ -555,7 +561,7 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::DeleteRulesetResponse>, Status> {
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let game = crate::rulesets::request_game(request.game)?;
+        let game = game(request.game)?;
         self.rulesets()?.delete(&caller, game, &request.id).await?;
         Ok(Response::new(pb::DeleteRulesetResponse {}))
     }
@@ -566,7 +572,7 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::RulesetResponse>, Status> {
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let game = crate::rulesets::request_game(request.game)?;
+        let game = game(request.game)?;
         let ruleset = self
             .rulesets()?
             .duplicate(&caller, game, &request.id)
@@ -593,7 +599,7 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::RulesetResponse>, Status> {
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let game = crate::rulesets::request_game(request.game)?;
+        let game = game(request.game)?;
         let ruleset = self
             .rulesets()?
             .update_copy(&caller, game, &request.id)

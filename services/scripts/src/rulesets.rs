@@ -97,8 +97,8 @@ impl Rulesets {
         caller: &Caller,
         request: pb::CreateRulesetRequest,
     ) -> Result<pb::Ruleset, Error> {
-        let owner = access::creator(caller).map_err(create_denied)?;
-        let game = game(request.game)?;
+        let owner = access::creator(caller).map_err(Error::CannotCreate)?;
+        let game = crate::grpc::game(request.game)?;
         let scope = scope(request.scope)?.ok_or(Error::BadField {
             field: "scope",
             reason: "give `card`, `deck` or `deckset`".to_owned(),
@@ -146,7 +146,7 @@ impl Rulesets {
         caller: &Caller,
         request: pb::UpdateRulesetRequest,
     ) -> Result<pb::Ruleset, Error> {
-        let game = game(request.game)?;
+        let game = crate::grpc::game(request.game)?;
         let id = request.id.clone();
         let ruleset = self.changeable(caller, game, &id).await?;
         let patch = Patch {
@@ -202,7 +202,7 @@ impl Rulesets {
         game: Game,
         id: &str,
     ) -> Result<pb::Ruleset, Error> {
-        let owner = access::creator(caller).map_err(create_denied)?;
+        let owner = access::creator(caller).map_err(Error::CannotCreate)?;
         let seen = self.get(caller, game, id).await?;
         let scope = scope(seen.scope)?.ok_or_else(|| not_found(id))?;
         let name = RulesetName::parse(&seen.name)?;
@@ -228,8 +228,10 @@ impl Rulesets {
         caller: &Caller,
         request: pb::SaveRulesetRequest,
     ) -> Result<pb::Ruleset, Error> {
-        let owner = access::creator(caller).map_err(create_denied)?.to_owned();
-        let game = game(request.game)?;
+        let owner = access::creator(caller)
+            .map_err(Error::CannotCreate)?
+            .to_owned();
+        let game = crate::grpc::game(request.game)?;
         let id = request.id;
         let from = match request.from.as_str() {
             "" | "profile" => OriginKind::Profile,
@@ -382,14 +384,6 @@ fn not_found(id: &str) -> Error {
     }
 }
 
-/// Why the caller may not create a ruleset.
-fn create_denied(denied: Denied) -> Error {
-    Error::Denied {
-        denied,
-        id: String::new(),
-    }
-}
-
 /// Refuses a source the safety check rejects.
 fn safe(source: &str) -> Result<(), Error> {
     let report = safety::check(source);
@@ -400,16 +394,8 @@ fn safe(source: &str) -> Result<(), Error> {
     }
 }
 
-/// Reads a request's game.
-fn game(value: i32) -> Result<Game, Error> {
-    proto::game::from_wire(value).ok_or(Error::BadField {
-        field: "game",
-        reason: "expected lor, pokemon or riftbound".to_owned(),
-    })
-}
-
 /// Reads a request's scope: `None` for unspecified.
-fn scope(value: i32) -> Result<Option<Scope>, Error> {
+pub(crate) fn scope(value: i32) -> Result<Option<Scope>, Error> {
     match pb::RuleScope::try_from(value) {
         Ok(pb::RuleScope::Unspecified) => Ok(None),
         Ok(pb::RuleScope::Card) => Ok(Some(Scope::Card)),
@@ -420,16 +406,6 @@ fn scope(value: i32) -> Result<Option<Scope>, Error> {
             reason: "expected card, deck or deckset".to_owned(),
         }),
     }
-}
-
-/// Reads an optional scope filter.
-pub fn scope_filter(value: i32) -> Result<Option<Scope>, Error> {
-    scope(value)
-}
-
-/// Reads a request's game (for the handlers).
-pub fn request_game(value: i32) -> Result<Game, Error> {
-    game(value)
 }
 
 fn scope_to_proto(scope: Scope) -> pb::RuleScope {
