@@ -330,6 +330,13 @@ fn ruleset(reference: &pb::RulesetRef) -> Result<ScriptRef, Error> {
     Ok(ScriptRef::Source(rule.source.to_owned()))
 }
 
+/// The answer of every RPC that returns one ruleset.
+fn one(ruleset: pb::Ruleset) -> Response<pb::RulesetResponse> {
+    Response::new(pb::RulesetResponse {
+        ruleset: Some(ruleset),
+    })
+}
+
 /// Reads a request's required game.
 pub(crate) fn game(value: i32) -> Result<Game, Error> {
     proto::game::from_wire(value).ok_or(Error::BadField {
@@ -523,9 +530,7 @@ impl ScriptService for Api {
             .rulesets()?
             .create(&caller, request.into_inner())
             .await?;
-        Ok(Response::new(pb::RulesetResponse {
-            ruleset: Some(ruleset),
-        }))
+        Ok(one(ruleset))
     }
 
     async fn get_ruleset(
@@ -536,9 +541,7 @@ impl ScriptService for Api {
         let request = request.into_inner();
         let game = game(request.game)?;
         let ruleset = self.rulesets()?.get(&caller, game, &request.id).await?;
-        Ok(Response::new(pb::RulesetResponse {
-            ruleset: Some(ruleset),
-        }))
+        Ok(one(ruleset))
     }
 
     async fn update_ruleset(
@@ -550,9 +553,7 @@ impl ScriptService for Api {
             .rulesets()?
             .update(&caller, request.into_inner())
             .await?;
-        Ok(Response::new(pb::RulesetResponse {
-            ruleset: Some(ruleset),
-        }))
+        Ok(one(ruleset))
     }
 
     async fn delete_ruleset(
@@ -577,9 +578,7 @@ impl ScriptService for Api {
             .rulesets()?
             .duplicate(&caller, game, &request.id)
             .await?;
-        Ok(Response::new(pb::RulesetResponse {
-            ruleset: Some(ruleset),
-        }))
+        Ok(one(ruleset))
     }
 
     async fn save_ruleset(
@@ -588,9 +587,7 @@ impl ScriptService for Api {
     ) -> Result<Response<pb::RulesetResponse>, Status> {
         let caller = Caller::of(&request);
         let ruleset = self.rulesets()?.save(&caller, request.into_inner()).await?;
-        Ok(Response::new(pb::RulesetResponse {
-            ruleset: Some(ruleset),
-        }))
+        Ok(one(ruleset))
     }
 
     async fn update_ruleset_copy(
@@ -604,9 +601,7 @@ impl ScriptService for Api {
             .rulesets()?
             .update_copy(&caller, game, &request.id)
             .await?;
-        Ok(Response::new(pb::RulesetResponse {
-            ruleset: Some(ruleset),
-        }))
+        Ok(one(ruleset))
     }
 }
 

@@ -80,7 +80,7 @@ impl Rulesets {
             .map_err(|_| not_found())?;
         let ruleset = ruleset.ok_or_else(not_found)?;
         let version = match (version, &ruleset.origin) {
-            (None, _) => self.store.latest(&ruleset.id).await?.map(|(_, v)| v),
+            (None, _) => self.store.code(&ruleset).await?,
             // A copy runs its pinned version only.
             (Some(asked), Some(origin)) if asked == origin.version => {
                 self.store.version(&origin.ruleset, asked).await?
@@ -349,7 +349,7 @@ impl Rulesets {
     /// The ruleset as its reader sees it: with the source it runs (a copy's pinned version)
     /// and whether an update is available.
     async fn shown(&self, ruleset: &Ruleset) -> Result<Option<pb::Ruleset>, Error> {
-        let Some((_, version)) = self.store.latest(&ruleset.id).await? else {
+        let Some(version) = self.store.code(ruleset).await? else {
             return Ok(None);
         };
         let update_available = match &ruleset.origin {

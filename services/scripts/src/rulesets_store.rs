@@ -129,12 +129,18 @@ impl RulesetStore {
         let Some(ruleset) = self.get(id).await? else {
             return Ok(None);
         };
+        let version = self.code(&ruleset).await?;
+        Ok(version.map(|version| (ruleset, version)))
+    }
+
+    /// Returns the version `ruleset` runs: its latest, or the one a copy is pinned to (of its
+    /// origin). For a ruleset already read, without reading it again.
+    pub async fn code(&self, ruleset: &Ruleset) -> Result<Option<Version>, Error> {
         let (code_of, version) = match &ruleset.origin {
             Some(origin) => (&origin.ruleset, origin.version),
             None => (&ruleset.id, ruleset.latest_version),
         };
-        let version = self.version(code_of, version).await?;
-        Ok(version.map(|version| (ruleset, version)))
+        self.version(code_of, version).await
     }
 
     /// Returns `owner`'s rulesets of `game` (authored and downloaded, not deleted), of `scope`
