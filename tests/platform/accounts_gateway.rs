@@ -326,10 +326,7 @@ async fn the_ownership_matrix_on_the_callers_api_tokens() {
 async fn malformed_authorization_and_tokens_of_the_wrong_kind_are_401_on_every_route() {
     let platform = support::SamplePlatform::start().await;
     let (api, client) = (&platform.api, reqwest::Client::new());
-    let session = sign_up(&client, api, "Ana").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
+    let session = crate::ownership::session(&client, api, "Ana").await;
     let swapped = format!("tnp_{}", &session[4..]);
     let cases: [(&[u8], &str); 8] = [
         (b"Basic QW5hOnNlY3JldA==", "malformed_authorization"),
@@ -442,10 +439,7 @@ async fn the_general_limit_counts_accounts_and_anonymous_addresses_apart() {
     ])
     .await;
     let (api, client) = (&platform.api, reqwest::Client::new());
-    let session = sign_up(&client, api, "Ana").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
+    let session = crate::ownership::session(&client, api, "Ana").await;
     let mut statuses = Vec::new();
     let mut retry_after = None;
     for _ in 0..6 {
@@ -484,10 +478,7 @@ async fn a_third_party_sends_the_same_token_over_grpc_and_a_bad_one_is_refused_b
 
     let platform = support::SamplePlatform::start().await;
     let (api, client) = (&platform.api, reqwest::Client::new());
-    let session = sign_up(&client, api, "Ana").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
+    let session = crate::ownership::session(&client, api, "Ana").await;
 
     let channel = tonic::transport::Endpoint::from_shared(platform.grpc.clone())
         .expect("a URL")

@@ -66,6 +66,11 @@ pub async fn sign_up(client: &reqwest::Client, api: &str, username: &str) -> Val
     response.json().await.expect("a JSON body")
 }
 
+/// Signs up `username` and returns the session token it is signed in with.
+pub async fn session(client: &reqwest::Client, api: &str, username: &str) -> String {
+    text(&sign_up(client, api, username).await, "/token")
+}
+
 /// Makes an API token for the account of `session` and returns the answer's body.
 pub async fn api_token(
     client: &reqwest::Client,

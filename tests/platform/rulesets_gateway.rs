@@ -95,10 +95,7 @@ async fn built_in_rules_are_listed_and_read_by_anyone_and_changed_by_no_one() {
     .await;
     assert_eq!(status, 404);
 
-    let session = crate::ownership::sign_up(&client, api, "Ana").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
+    let session = crate::ownership::session(&client, api, "Ana").await;
     let (status, body) = send(
         client
             .patch(format!("{api}/lor/rulesets/lor-standard"))
@@ -131,10 +128,7 @@ async fn built_in_rules_are_listed_and_read_by_anyone_and_changed_by_no_one() {
 async fn a_ruleset_is_created_versioned_on_new_source_and_deleted_and_an_unsafe_one_is_refused() {
     let platform = support::SamplePlatform::start().await;
     let (api, client) = (&platform.api, reqwest::Client::new());
-    let session = crate::ownership::sign_up(&client, api, "Ana").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
+    let session = crate::ownership::session(&client, api, "Ana").await;
     let create = |body: Value| client.post(format!("{api}/pokemon/rulesets")).json(&body);
 
     let (status, body) = send(
@@ -368,14 +362,8 @@ async fn the_ownership_matrix_on_a_private_and_then_a_public_ruleset() {
 async fn a_stored_ruleset_runs_by_reference_at_any_of_its_versions_for_those_who_may_see_it() {
     let platform = support::SamplePlatform::start().await;
     let (api, client) = (&platform.api, reqwest::Client::new());
-    let owner = crate::ownership::sign_up(&client, api, "Ana").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
-    let other = crate::ownership::sign_up(&client, api, "Bob").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
+    let owner = crate::ownership::session(&client, api, "Ana").await;
+    let other = crate::ownership::session(&client, api, "Bob").await;
     let first = "export default function validateCard(card) { return { valid: false, issues: ['first'] }; }";
     let second = "export default function validateCard(card) { return { valid: false, issues: ['second'] }; }";
     let (status, made) = send(
@@ -437,14 +425,8 @@ async fn a_saved_copy_keeps_its_version_through_the_authors_edit_and_delete_and_
  {
     let platform = support::SamplePlatform::start().await;
     let (api, client) = (&platform.api, reqwest::Client::new());
-    let author = crate::ownership::sign_up(&client, api, "Ana").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
-    let reader = crate::ownership::sign_up(&client, api, "Bob").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
+    let author = crate::ownership::session(&client, api, "Ana").await;
+    let reader = crate::ownership::session(&client, api, "Bob").await;
     let first = "export default function validateCard(card) { return { valid: false, issues: ['first'] }; }";
     let second = "export default function validateCard(card) { return { valid: false, issues: ['second'] }; }";
     let (_, made) = send(
@@ -575,14 +557,8 @@ async fn a_saved_copy_keeps_its_version_through_the_authors_edit_and_delete_and_
 async fn update_moves_a_copy_to_the_originals_latest_version_and_name() {
     let platform = support::SamplePlatform::start().await;
     let (api, client) = (&platform.api, reqwest::Client::new());
-    let author = crate::ownership::sign_up(&client, api, "Ana").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
-    let reader = crate::ownership::sign_up(&client, api, "Bob").await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
+    let author = crate::ownership::session(&client, api, "Ana").await;
+    let reader = crate::ownership::session(&client, api, "Bob").await;
     let (_, made) = send(
         client
             .post(format!("{api}/lor/rulesets"))

@@ -48,14 +48,6 @@ fn flood(
         .collect()
 }
 
-/// Signs up an account on the platform at `api` and returns its session token.
-async fn account(api: &str, username: &str) -> String {
-    crate::ownership::sign_up(&reqwest::Client::new(), api, username).await["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned()
-}
-
 /// A client whose connections come from another loopback address: another caller.
 fn client_from(address: Ipv4Addr) -> reqwest::Client {
     reqwest::Client::builder()
@@ -84,7 +76,7 @@ async fn one_client_flooding_endless_loops_leaves_room_for_another_and_is_told_b
         .expect("the gateway answers");
     assert_eq!(first.status(), 200);
 
-    let token = account(&platform.api, "flooder").await;
+    let token = crate::ownership::session(&reqwest::Client::new(), &platform.api, "flooder").await;
     let loops = flood(&flooder, &platform.api, Some(&token), 10);
     wait_for_metric(&mut platform.process, &metrics, SLOTS_HELD, 2.0).await;
 
@@ -195,7 +187,7 @@ async fn sigterm_during_a_flood_of_endless_loops_exits_within_the_grace() {
     .await;
     let metrics = format!("{}/metrics", platform.http);
     let client = reqwest::Client::new();
-    let token = account(&platform.api, "flooder").await;
+    let token = crate::ownership::session(&reqwest::Client::new(), &platform.api, "flooder").await;
     let loops = flood(&client, &platform.api, Some(&token), 20);
     wait_for_metric(&mut platform.process, &metrics, SLOTS_HELD, 20.0).await;
 
