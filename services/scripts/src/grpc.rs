@@ -528,7 +528,7 @@ impl ScriptService for Api {
         let caller = Caller::of(&request);
         let ruleset = self
             .rulesets()?
-            .create(&caller, request.into_inner())
+            .create(&caller, game(request.get_ref().game)?, request.into_inner())
             .await?;
         Ok(one(ruleset))
     }
@@ -551,7 +551,7 @@ impl ScriptService for Api {
         let caller = Caller::of(&request);
         let ruleset = self
             .rulesets()?
-            .update(&caller, request.into_inner())
+            .update(&caller, game(request.get_ref().game)?, request.into_inner())
             .await?;
         Ok(one(ruleset))
     }
@@ -586,7 +586,10 @@ impl ScriptService for Api {
         request: Request<pb::SaveRulesetRequest>,
     ) -> Result<Response<pb::RulesetResponse>, Status> {
         let caller = Caller::of(&request);
-        let ruleset = self.rulesets()?.save(&caller, request.into_inner()).await?;
+        let ruleset = self
+            .rulesets()?
+            .save(&caller, game(request.get_ref().game)?, request.into_inner())
+            .await?;
         Ok(one(ruleset))
     }
 

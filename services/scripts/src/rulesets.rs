@@ -95,10 +95,10 @@ impl Rulesets {
     pub async fn create(
         &self,
         caller: &Caller,
+        game: Game,
         request: pb::CreateRulesetRequest,
     ) -> Result<pb::Ruleset, Error> {
         let owner = access::creator(caller).map_err(Error::CannotCreate)?;
-        let game = crate::grpc::game(request.game)?;
         let scope = scope(request.scope)?.ok_or(Error::BadField {
             field: "scope",
             reason: "give `card`, `deck` or `deckset`".to_owned(),
@@ -144,9 +144,9 @@ impl Rulesets {
     pub async fn update(
         &self,
         caller: &Caller,
+        game: Game,
         request: pb::UpdateRulesetRequest,
     ) -> Result<pb::Ruleset, Error> {
-        let game = crate::grpc::game(request.game)?;
         let id = request.id.clone();
         let ruleset = self.changeable(caller, game, &id).await?;
         let patch = Patch {
@@ -226,12 +226,12 @@ impl Rulesets {
     pub async fn save(
         &self,
         caller: &Caller,
+        game: Game,
         request: pb::SaveRulesetRequest,
     ) -> Result<pb::Ruleset, Error> {
         let owner = access::creator(caller)
             .map_err(Error::CannotCreate)?
             .to_owned();
-        let game = crate::grpc::game(request.game)?;
         let id = request.id;
         let from = match request.from.as_str() {
             "" | "profile" => OriginKind::Profile,
