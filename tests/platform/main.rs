@@ -11,6 +11,7 @@ mod cli;
 mod deck_cli;
 mod deck_gateway;
 mod deck_import;
+mod deck_validate;
 mod error_model;
 mod format_cli;
 mod format_gateway;

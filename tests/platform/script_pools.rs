@@ -6,4 +6,4 @@
 mod builtin_rules;
 mod catalog_pool;
 mod default_calculators;
-mod support;
+pub(crate) mod support;

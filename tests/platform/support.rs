@@ -330,11 +330,36 @@ impl SamplePlatform {
         Self::start_with(&[]).await
     }
 
+    /// Starts the platform with the real card data of `games` (`lor`, `riftbound`: the small
+    /// ones; Pokémon takes most of a minute in a debug build) imported at startup, and waits
+    /// until a card of each that the sample lacks answers.
+    pub async fn with_card_data(games: &[&str]) -> Self {
+        let data = tempfile::tempdir().expect("temp dir");
+        for game in games {
+            std::os::unix::fs::symlink(data_dir().join(game), data.path().join(game))
+                .expect("a link to the game's card data");
+        }
+        let mut platform = Self::start_in(data, &[]).await;
+        for game in games {
+            let card = match *game {
+                "lor" => "01SI001",
+                "riftbound" => "ogn-259-298",
+                other => panic!("no card to wait for in {other}"),
+            };
+            let url = format!("{}/{game}/cards/{card}", platform.api);
+            wait_for_http_status(&mut platform.process, &url, 200).await;
+        }
+        platform
+    }
+
     /// Starts the platform with the settings `env` adds, and waits until the sample catalog
     /// answers.
     pub async fn start_with(env: &[(&str, &str)]) -> Self {
+        Self::start_in(tempfile::tempdir().expect("temp dir"), env).await
+    }
+
+    async fn start_in(data: tempfile::TempDir, env: &[(&str, &str)]) -> Self {
         let state = tempfile::tempdir().expect("temp dir");
-        let data = tempfile::tempdir().expect("temp dir");
         let ports = free_ports(2);
         let env = BTreeMap::from([
             (

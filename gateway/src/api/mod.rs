@@ -14,6 +14,7 @@ use crate::ApiError;
 
 pub mod accounts;
 pub mod catalog;
+pub mod deck_checks;
 pub mod decks;
 pub mod formats;
 pub mod rulesets;
@@ -29,6 +30,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .merge(accounts::routes())
         .merge(catalog::routes())
+        .merge(deck_checks::routes())
         .merge(decks::routes())
         .merge(formats::routes())
         .merge(rulesets::routes())
@@ -41,6 +43,7 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
     vec![
         accounts::AccountsDoc::openapi(),
         catalog::CatalogDoc::openapi(),
+        deck_checks::DeckChecksDoc::openapi(),
         decks::DecksDoc::openapi(),
         formats::FormatsDoc::openapi(),
         rulesets::RulesetsDoc::openapi(),

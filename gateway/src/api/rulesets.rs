@@ -27,12 +27,13 @@ pub fn routes() -> Router<AppState> {
             "/api/v1/{game}/rulesets/{id}",
             get(read).patch(change).delete(remove).post(act),
         )
+        .route("/api/v1/users/{username}/rulesets", get(profile))
 }
 
 /// The rulesets' part of the OpenAPI document.
 #[derive(Debug, OpenApi)]
 #[openapi(
-    paths(list, create, read, change, remove, act),
+    paths(list, create, read, change, remove, act, profile),
     components(schemas(CreateRulesetBody, ChangeRulesetBody, SaveRulesetBody)),
     tags((name = "rulesets", description = "Built-in rules and the rulesets people own"))
 )]
@@ -43,6 +44,13 @@ pub struct RulesetsDoc;
 #[serde(deny_unknown_fields)]
 struct ListQuery {
     scope: Option<String>,
+}
+
+/// The query of a profile's rulesets.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProfileQuery {
+    game: Option<String>,
 }
 
 /// The body of `POST /api/v1/{game}/rulesets`.
@@ -332,4 +340,52 @@ async fn act(
             kit::status::quote(other)
         ))),
     }
+}
+
+/// A user's public rulesets, grouped by scope, as their profile's Rulesets tab shows them.
+#[utoipa::path(get, path = "/api/v1/users/{username}/rulesets", tag = "rulesets",
+    params(("username" = String, Path, description = "The username, in any case"),
+           ("game" = Option<String>, Query, description = "lor, pokemon or riftbound; absent: every game")),
+    responses((status = 200, description = "`{\"card\": [ruleset], \"deck\": [ruleset], \"deckset\": [ruleset]}`, the last changed first"),
+              (status = 404, description = "`not_found`: no such user", body = crate::ErrorBody)))]
+async fn profile(
+    calls: Calls,
+    Path(username): Path<String>,
+    Query(query): Query<ProfileQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let game = query
+        .game
+        .as_deref()
+        .map(|name| {
+            super::game(name).map_err(|_| {
+                ApiError::invalid_argument(format!(
+                    "`game`: unknown game `{}` (expected lor, pokemon or riftbound)",
+                    kit::status::quote(name)
+                ))
+                .with_details(json!({"field": "game"}))
+            })
+        })
+        .transpose()?;
+    // The accounts service knows the username in every case and spelling; the rulesets keep
+    // it as typed at sign-up.
+    let user = calls.accounts()?.get_user(&username).await?;
+    let username = user.user.map(|user| user.username).unwrap_or(username);
+    let response = calls
+        .scripts()?
+        .list_public_rulesets(pb::ListPublicRulesetsRequest {
+            username,
+            game: game.map_or(0, proto::game::to_wire),
+        })
+        .await?;
+    let mut grouped = Map::new();
+    for scope in ["card", "deck", "deckset"] {
+        let of_scope: Vec<Value> = response
+            .rulesets
+            .iter()
+            .filter(|shown| scope_name(shown.scope) == scope)
+            .map(ruleset)
+            .collect();
+        grouped.insert(scope.to_owned(), Value::Array(of_scope));
+    }
+    Ok(Json(Value::Object(grouped)))
 }

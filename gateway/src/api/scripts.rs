@@ -156,7 +156,7 @@ pub struct CalculatorBody {
     context: Option<Value>,
 }
 
-fn script(body: ScriptBody) -> Result<pb::Script, ApiError> {
+pub(crate) fn script(body: ScriptBody) -> Result<pb::Script, ApiError> {
     let script = match (body.source, body.hash, body.ruleset, body.version) {
         (Some(source), None, None, None) => pb::script::Script::Source(source),
         (None, Some(hash), None, None) => pb::script::Script::Hash(hash),
@@ -190,7 +190,9 @@ fn failed(error: ServiceError) -> ApiError {
 }
 
 /// Awaits a service call: its message, or the error the caller sees.
-async fn answer<T>(call: impl Future<Output = Result<T, ServiceError>>) -> Result<T, ApiError> {
+pub(crate) async fn answer<T>(
+    call: impl Future<Output = Result<T, ServiceError>>,
+) -> Result<T, ApiError> {
     call.await.map_err(failed)
 }
 

@@ -201,7 +201,7 @@ impl Api {
         caller: Caller,
         req: pb::CreateApiTokenRequest,
     ) -> Result<pb::CreateApiTokenResponse, Error> {
-        let owner = AccountId(kit::access::creator(&caller)?.to_owned());
+        let owner = AccountId(kit::access::creator(&caller)?.id.clone());
         let scopes = scopes_from_proto(&req.scopes)?;
         let expires = req
             .expire_time
@@ -243,7 +243,7 @@ impl Api {
         caller: Caller,
         req: pb::RevokeApiTokenRequest,
     ) -> Result<pb::RevokeApiTokenResponse, Error> {
-        let owner = AccountId(kit::access::creator(&caller)?.to_owned());
+        let owner = AccountId(kit::access::creator(&caller)?.id.clone());
         let id = TokenId(req.id);
         if !self.store.revoke_api_token(&owner, &id).await? {
             return Err(Error::TokenNotFound(id.0));

@@ -18,7 +18,7 @@
 
 use tonic::Code;
 
-use crate::auth::{Caller, REASON_UNAUTHENTICATED, Scope};
+use crate::auth::{AccountCaller, Caller, REASON_UNAUTHENTICATED, Scope};
 use crate::status::{Failure, quote};
 
 /// The reason of the error for changing what the caller may see but does not own, or
@@ -137,14 +137,15 @@ pub fn viewer(caller: &Caller) -> Option<&str> {
         .map(|account| account.id.as_str())
 }
 
-/// Returns the account that may create a resource (it becomes the owner), or why not: an
-/// anonymous caller is unauthenticated, a token without `write` is denied.
-pub fn creator(caller: &Caller) -> Result<&str, Denied> {
+/// Returns the account that may create a resource (it becomes the owner: its `id`, and the
+/// `username` a profile shows), or why not: an anonymous caller is unauthenticated, a token
+/// without `write` is denied.
+pub fn creator(caller: &Caller) -> Result<&AccountCaller, Denied> {
     let account = caller.account().ok_or(Denied::Unauthenticated)?;
     if !account.scopes.has(Scope::Write) {
         return Err(Denied::PermissionDenied);
     }
-    Ok(&account.id)
+    Ok(account)
 }
 
 /// The rule: may `caller` do `action` with `resource` (`None`: there is no such resource)?

@@ -26,6 +26,8 @@ pub struct CardPool {
     pub cards: Vec<Box<RawValue>>,
     /// Each card's `id`, when it has a string one.
     pub ids: Vec<Option<String>>,
+    /// Each card's printings' ids (what a direct ban may name besides the card's id).
+    pub printings: Vec<Vec<String>>,
 }
 
 impl CardPool {
@@ -52,6 +54,18 @@ impl CardPool {
                 .iter()
                 .map(|card| card.get("id").and_then(Value::as_str).map(str::to_owned))
                 .collect(),
+            printings: cards
+                .iter()
+                .map(|card| {
+                    card.get("printings")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|printing| printing.get("id").and_then(Value::as_str))
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .collect(),
             cards: cards
                 .iter()
                 .map(serde_json::value::to_raw_value)
@@ -63,11 +77,32 @@ impl CardPool {
     pub fn from_cards(cards: &[Card]) -> Result<CardPool, serde_json::Error> {
         Ok(CardPool {
             ids: cards.iter().map(|card| Some(card.id.clone())).collect(),
+            printings: cards
+                .iter()
+                .map(|card| card.printings.iter().map(|p| p.id.clone()).collect())
+                .collect(),
             cards: cards
                 .iter()
                 .map(|card| serde_json::to_string(card).and_then(RawValue::from_string))
                 .collect::<Result<_, _>>()?,
         })
+    }
+}
+
+impl CardPool {
+    /// Returns the refs card `at` is known by: its id, then its printings' ids.
+    pub fn refs(&self, at: usize) -> impl Iterator<Item = &str> {
+        self.ids
+            .get(at)
+            .and_then(Option::as_deref)
+            .into_iter()
+            .chain(
+                self.printings
+                    .get(at)
+                    .into_iter()
+                    .flatten()
+                    .map(String::as_str),
+            )
     }
 }
 
@@ -83,6 +118,15 @@ impl CatalogPools {
         Self {
             pools: Arc::new(PerCatalogVersion::new(catalog)),
         }
+    }
+
+    /// Returns the cards `refs` resolve to (a deck's cards), from the catalog service.
+    pub async fn cards(
+        &self,
+        game: Game,
+        refs: Vec<String>,
+    ) -> Result<proto::catalog::v1::GetCardsResponse, Error> {
+        Ok(self.pools.catalog().get_cards(game, refs).await?)
     }
 
     /// Returns every card of `game` at the catalog's current version, in catalog order.
@@ -125,6 +169,12 @@ mod tests {
             ]
         );
         assert!(CardPool::from_json("[]").is_some_and(|pool| pool.cards.is_empty()));
+        let printed =
+            CardPool::from_json(r#"[{"id": "c", "printings": [{"id": "p1"}, {"id": "p2"}]}, {}]"#)
+                .expect("an array");
+        assert_eq!(printed.refs(0).collect::<Vec<_>>(), ["c", "p1", "p2"]);
+        assert_eq!(printed.refs(1).count(), 0);
+        assert_eq!(printed.refs(9).count(), 0);
         // Every card is an object, as a card rule's one card is.
         assert!(CardPool::from_json(r#"[{"id": "a"}, "not a card"]"#).is_none());
         assert!(CardPool::from_values(&[serde_json::json!(null)]).is_err());

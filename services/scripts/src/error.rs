@@ -22,6 +22,15 @@ pub enum Error {
     /// The script could not run, or gave no result.
     #[error(transparent)]
     Run(#[from] RunFailure),
+    /// One rule of a whole-deck check could not run: the failure, naming the rule
+    /// (`Main Deck's zone rule`, `the card rule on Zed`).
+    #[error("{rule}: {failure}")]
+    RuleFailed {
+        /// Which rule, for people.
+        rule: String,
+        /// Why it could not run.
+        failure: RunFailure,
+    },
     /// No sandbox slot for this caller now: its share is taken, or the queue is full, or no
     /// slot came free in time.
     #[error(transparent)]
@@ -94,7 +103,7 @@ pub enum Error {
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
         let failure = match &err {
-            Error::Run(failure) => {
+            Error::Run(failure) | Error::RuleFailed { failure, .. } => {
                 let code = match failure {
                     RunFailure::EmptySource(_)
                     | RunFailure::Unsafe(_)

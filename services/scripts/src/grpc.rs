@@ -17,6 +17,7 @@ use tokio::sync::OnceCell;
 use tonic::{Request, Response, Status};
 
 use crate::catalog_pool::{CardPool, CatalogPools};
+use crate::domain::direct_bans::DirectBans;
 use crate::domain::safety::SafetyIssue;
 use crate::error::Error;
 use crate::runner::{RunFailure, Runner, ScriptRef, TimeLimits, Verdict};
@@ -47,6 +48,13 @@ pub struct Api {
     catalog: Option<CatalogPools>,
     /// The rulesets, when the process keeps them (a database).
     rulesets: Option<crate::rulesets::Rulesets>,
+}
+
+/// A rule to run: its script, and the cards it bans on top of it (a card rule's direct bans).
+#[derive(Debug, Clone)]
+struct Rule {
+    script: ScriptRef,
+    direct_bans: DirectBans,
 }
 
 /// What admission needs to know about a request besides its message.
@@ -102,17 +110,31 @@ impl Api {
     /// Reads the script reference of a request: a ruleset by id is a built-in rule, or a stored
     /// ruleset the caller may see (the ownership rule), at the version asked for.
     async fn script(&self, caller: &Caller, given: Option<pb::Script>) -> Result<ScriptRef, Error> {
+        self.rule(caller, given).await.map(|rule| rule.script)
+    }
+
+    /// Reads the script reference of a card rule's request: the script, and the direct bans of
+    /// a ruleset run by reference (a source or a hash has none).
+    async fn rule(&self, caller: &Caller, given: Option<pb::Script>) -> Result<Rule, Error> {
         match (given, &self.rulesets) {
             (
                 Some(pb::Script {
                     script: Some(pb::script::Script::Ruleset(reference)),
                 }),
                 Some(rulesets),
-            ) => rulesets
-                .source(caller, &reference.id, reference.version)
-                .await
-                .map(ScriptRef::Source),
-            (given, _) => script(given),
+            ) => {
+                let code = rulesets
+                    .code(caller, &reference.id, reference.version)
+                    .await?;
+                Ok(Rule {
+                    script: ScriptRef::Source(code.source),
+                    direct_bans: code.direct_bans,
+                })
+            }
+            (given, _) => Ok(Rule {
+                script: script(given)?,
+                direct_bans: DirectBans::default(),
+            }),
         }
     }
 
@@ -181,6 +203,109 @@ impl Api {
                 None => Err(Error::NoCatalog),
             },
         }
+    }
+
+    /// Resolves everything a whole-deck check runs: the shape checked, every rule's script
+    /// (the ownership rule for rulesets by reference), the counted cards from the catalog.
+    async fn deck_plan(
+        &self,
+        caller: &Caller,
+        game: Game,
+        request: pb::ValidateDeckRequest,
+    ) -> Result<crate::deck_check::Plan, Error> {
+        use crate::domain::deck_check::{self, Pile};
+
+        if request.deck_rule.is_some() && request.deckset_rule.is_some() {
+            return Err(Error::BadField {
+                field: "deckset_rule",
+                reason: "give a whole-deck rule (the piles are one deck) or a deck set rule (each \
+                         pile is a deck), not both"
+                    .to_owned(),
+            });
+        }
+        let mut piles = Vec::with_capacity(request.piles.len());
+        let mut zone_rules = Vec::with_capacity(request.piles.len());
+        let shape: Vec<(String, Vec<(String, u32)>)> = request
+            .piles
+            .iter()
+            .map(|pile| {
+                let cards = pile
+                    .cards
+                    .iter()
+                    .map(|c| (c.r#ref.clone(), c.count))
+                    .collect();
+                (pile.name.clone(), cards)
+            })
+            .collect();
+        deck_check::check_shape(
+            shape
+                .iter()
+                .map(|(name, cards)| (name.as_str(), cards.as_slice())),
+        )
+        .map_err(|err| Error::BadField {
+            field: "piles",
+            reason: err.to_string(),
+        })?;
+        for (pile, (name, cards)) in request.piles.into_iter().zip(shape) {
+            let role = pb::PileRole::try_from(pile.role).map_err(|_| Error::BadField {
+                field: "piles.role",
+                reason: format!("{} is not a pile role", pile.role),
+            })?;
+            let zone_rule = match pile.zone_rule {
+                Some(script) => Some(self.script(caller, Some(script)).await?),
+                None => None,
+            };
+            zone_rules.push(zone_rule);
+            piles.push(Pile::new(name, role, cards));
+        }
+        let card_rule = match request.card_rule {
+            Some(script) => {
+                let rule = self.rule(caller, Some(script)).await?;
+                Some(crate::deck_check::CardRule {
+                    script: rule.script,
+                    direct_bans: rule.direct_bans,
+                })
+            }
+            None => None,
+        };
+        let deck_rule = match request.deck_rule {
+            Some(script) => Some(self.script(caller, Some(script)).await?),
+            None => None,
+        };
+        let deckset_rule = match request.deckset_rule {
+            Some(script) => Some(self.script(caller, Some(script)).await?),
+            None => None,
+        };
+        let refs = deck_check::counted_refs(&piles);
+        let mut found = std::collections::HashMap::new();
+        if !refs.is_empty() {
+            let pools = self.catalog.as_ref().ok_or(Error::NoCatalog)?;
+            for entry in pools.cards(game, refs.clone()).await?.cards {
+                if let Some(card) = entry.card {
+                    found.insert(
+                        entry.r#ref,
+                        serde_json::to_value(&card).map_err(Error::CardJson)?,
+                    );
+                }
+            }
+        }
+        let cards = refs
+            .into_iter()
+            .map(|reference| {
+                let card = found.get(&reference).cloned();
+                (reference, card)
+            })
+            .collect();
+        Ok(crate::deck_check::Plan {
+            game: game.name(),
+            piles,
+            zone_rules,
+            card_rule,
+            deck_rule,
+            deckset_rule,
+            cards,
+            context: context(request.context_json.as_deref())?,
+        })
     }
 
     /// Creates the sandbox now, so the first request does not wait for it.
@@ -375,16 +500,17 @@ impl ScriptService for Api {
         let call = Call::of(&request);
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let script = self.script(&caller, request.script).await?;
+        let rule = self.rule(&caller, request.script).await?;
         let card = json("card_json", &request.card_json)?;
+        let banned = rule.direct_bans.bans_card(&card);
         let context = context(request.context_json.as_deref())?;
         let result = self
             .blocking(call, move |runner| {
-                Ok(runner.card_rule(&script, card, context)?)
+                Ok(runner.card_rule(&rule.script, card, context)?)
             })
             .await?;
         Ok(Response::new(pb::RuleRunResponse {
-            result: Some(result),
+            result: Some(DirectBans::apply(result, banned)),
         }))
     }
 
@@ -395,7 +521,10 @@ impl ScriptService for Api {
         let call = Call::of(&request);
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let script = self.script(&caller, request.script).await?;
+        let Rule {
+            script,
+            direct_bans,
+        } = self.rule(&caller, request.script).await?;
         let context = context(request.context_json.as_deref())?;
         let pool = self.card_pool(&request.cards_json, request.game).await?;
         let cards = Arc::clone(&pool);
@@ -407,12 +536,15 @@ impl ScriptService for Api {
         Ok(Response::new(pb::FilterCardPoolResponse {
             verdicts: verdicts
                 .into_iter()
-                .zip(pool.ids.iter())
-                .map(|(verdict, card_id)| {
-                    let card_id = card_id.clone();
+                .enumerate()
+                .map(|(at, verdict)| {
+                    let card_id = pool.ids[at].clone();
                     match verdict {
                         Verdict::Result(result) => pb::CardVerdict {
-                            result: Some(result),
+                            result: Some(DirectBans::apply(
+                                result,
+                                direct_bans.bans(pool.refs(at)),
+                            )),
                             error: None,
                             card_id,
                         },
@@ -591,6 +723,38 @@ impl ScriptService for Api {
             .save(&caller, game(request.get_ref().game)?, request.into_inner())
             .await?;
         Ok(one(ruleset))
+    }
+
+    async fn list_public_rulesets(
+        &self,
+        request: Request<pb::ListPublicRulesetsRequest>,
+    ) -> Result<Response<pb::ListRulesetsResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let game = match request.game {
+            0 => None,
+            value => Some(game(value)?),
+        };
+        let rulesets = self
+            .rulesets()?
+            .list_public(&caller, &request.username, game)
+            .await?;
+        Ok(Response::new(pb::ListRulesetsResponse { rulesets }))
+    }
+
+    async fn validate_deck(
+        &self,
+        request: Request<pb::ValidateDeckRequest>,
+    ) -> Result<Response<pb::ValidateDeckResponse>, Status> {
+        let call = Call::of(&request);
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let game = game(request.game)?;
+        let plan = self.deck_plan(&caller, game, request).await?;
+        let response = self
+            .blocking_with(call, Runner::pool_workers(), move |runner| plan.run(runner))
+            .await?;
+        Ok(Response::new(response))
     }
 
     async fn update_ruleset_copy(

@@ -16,6 +16,7 @@
 
 pub mod builtin;
 pub mod catalog_pool;
+pub mod deck_check;
 pub mod domain;
 mod error;
 pub mod grpc;

@@ -15,14 +15,24 @@ use proto::game::Game;
 use proto::scripts::v1 as pb;
 
 use crate::builtin::{self, BuiltinRule};
+use crate::domain::direct_bans::DirectBans;
 use crate::domain::rule_result::Scope;
 use crate::domain::ruleset::{
-    Origin, OriginKind, Patch, Ruleset, RulesetId, RulesetName, Version, check_direct_bans,
+    Origin, OriginKind, Owner, Patch, Ruleset, RulesetId, RulesetName, Version, check_direct_bans,
 };
 use crate::domain::safety;
 use crate::error::Error;
 use crate::rulesets_store::RulesetStore;
 use crate::runner::RunFailure;
+
+/// What a run of a ruleset by reference runs: one version's source and direct bans.
+#[derive(Debug, Clone)]
+pub struct Code {
+    /// The JavaScript source.
+    pub source: String,
+    /// The cards banned on top of the script (a card rule's; none for the others).
+    pub direct_bans: DirectBans,
+}
 
 /// The rulesets of the service: the built-ins and the store.
 #[derive(Debug, Clone)]
@@ -57,21 +67,45 @@ impl Rulesets {
         Ok(out)
     }
 
-    /// The source a run of ruleset `id` (at `version`, else its latest) runs, if the caller may
-    /// see it: a missing and a hidden ruleset are the same `ruleset_not_found`.
-    pub async fn source(
+    /// What the profile of `username` (as typed at sign-up) lists: their public rulesets, of
+    /// `game` when given, the last changed first. Not downloaded copies, not deleted ones.
+    pub async fn list_public(
+        &self,
+        caller: &Caller,
+        username: &str,
+        game: Option<Game>,
+    ) -> Result<Vec<pb::Ruleset>, Error> {
+        let mut out = Vec::new();
+        for ruleset in self.store.list_public(username, game).await? {
+            // Public, so readable by anyone; asked all the same, as every read is.
+            if access::check(caller, Action::Read, Some(owned(&ruleset))).is_err() {
+                continue;
+            }
+            if let Some(shown) = self.shown(&ruleset).await? {
+                out.push(shown);
+            }
+        }
+        Ok(out)
+    }
+
+    /// What a run of ruleset `id` (at `version`, else its latest) runs, if the caller may see
+    /// it: a missing and a hidden ruleset are the same `ruleset_not_found`.
+    pub async fn code(
         &self,
         caller: &Caller,
         id: &str,
         version: Option<u32>,
-    ) -> Result<String, Error> {
+    ) -> Result<Code, Error> {
         let not_found = || Error::RulesetNotFound {
             id: id.to_owned(),
             version,
         };
         if let Some(rule) = builtin::get(id) {
             return match version {
-                None | Some(1) => Ok(rule.source.to_owned()),
+                None | Some(1) => Ok(Code {
+                    source: rule.source.to_owned(),
+                    direct_bans: DirectBans::default(),
+                }),
                 Some(_) => Err(not_found()),
             };
         }
@@ -88,7 +122,12 @@ impl Rulesets {
             (Some(_), Some(_)) => None,
             (Some(asked), None) => self.store.version(&ruleset.id, asked).await?,
         };
-        version.map(|v| v.source).ok_or_else(not_found)
+        version
+            .map(|version| Code {
+                source: version.source,
+                direct_bans: DirectBans::new(version.direct_bans),
+            })
+            .ok_or_else(not_found)
     }
 
     /// Saves a new ruleset of the caller's.
@@ -98,7 +137,7 @@ impl Rulesets {
         game: Game,
         request: pb::CreateRulesetRequest,
     ) -> Result<pb::Ruleset, Error> {
-        let owner = access::creator(caller).map_err(Error::CannotCreate)?;
+        let owner = owner_of(caller)?;
         let scope = scope(request.scope)?.ok_or(Error::BadField {
             field: "scope",
             reason: "give `card`, `deck` or `deckset`".to_owned(),
@@ -202,7 +241,7 @@ impl Rulesets {
         game: Game,
         id: &str,
     ) -> Result<pb::Ruleset, Error> {
-        let owner = access::creator(caller).map_err(Error::CannotCreate)?;
+        let owner = owner_of(caller)?;
         let seen = self.get(caller, game, id).await?;
         let scope = scope(seen.scope)?.ok_or_else(|| not_found(id))?;
         let name = RulesetName::parse(&seen.name)?;
@@ -229,9 +268,7 @@ impl Rulesets {
         game: Game,
         request: pb::SaveRulesetRequest,
     ) -> Result<pb::Ruleset, Error> {
-        let owner = access::creator(caller)
-            .map_err(Error::CannotCreate)?
-            .to_owned();
+        let owner = owner_of(caller)?;
         let id = request.id;
         let from = match request.from.as_str() {
             "" | "profile" => OriginKind::Profile,
@@ -274,7 +311,7 @@ impl Rulesets {
         let copy = self
             .store
             .save_copy(
-                &owner,
+                owner,
                 &origin,
                 &original.name,
                 game,
@@ -365,6 +402,15 @@ impl Rulesets {
     }
 }
 
+/// Who a ruleset the caller creates belongs to, or why the caller may not create one.
+fn owner_of(caller: &Caller) -> Result<Owner<'_>, Error> {
+    let account = access::creator(caller).map_err(Error::CannotCreate)?;
+    Ok(Owner {
+        id: &account.id,
+        username: &account.username,
+    })
+}
+
 /// What the ownership rule needs of a stored ruleset.
 fn owned(ruleset: &Ruleset) -> Owned<'_> {
     Owned {
@@ -446,7 +492,7 @@ fn stored_to_proto(ruleset: &Ruleset, version: &Version, update_available: bool)
         source: version.source.clone(),
         version: version.version,
         built_in: false,
-        owner: Some(ruleset.owner.clone()),
+        owner: Some(ruleset.owner_name.clone()),
         public: ruleset.public,
         enabled: ruleset.enabled,
         downloaded: ruleset.is_copy(),

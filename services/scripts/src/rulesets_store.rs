@@ -20,7 +20,7 @@ use sqlx::any::AnyRow;
 
 use crate::domain::rule_result::Scope;
 use crate::domain::ruleset::{
-    Origin, OriginKind, Patch, Ruleset, RulesetId, RulesetName, Version, check_direct_bans,
+    Origin, OriginKind, Owner, Patch, Ruleset, RulesetId, RulesetName, Version, check_direct_bans,
 };
 use crate::error::Error;
 
@@ -38,7 +38,7 @@ const ID_BYTES: usize = 16;
 /// takes no SQL built at run time without an audit).
 macro_rules! ruleset_columns {
     () => {
-        "id, game, owner, name, scope, public, enabled, latest_version, \
+        "id, game, owner, owner_name, name, scope, public, enabled, latest_version, \
          origin_ruleset, origin_version, origin_from, create_time, update_time"
     };
 }
@@ -60,7 +60,7 @@ impl RulesetStore {
     #[tracing::instrument(skip_all, fields(game = %game, bytes = source.len()))]
     pub async fn create(
         &self,
-        owner: &str,
+        owner: Owner<'_>,
         game: Game,
         name: &RulesetName,
         scope: Scope,
@@ -74,7 +74,8 @@ impl RulesetStore {
         let ruleset = Ruleset {
             id: new_id(),
             game,
-            owner: owner.to_owned(),
+            owner: owner.id.to_owned(),
+            owner_name: owner.username.to_owned(),
             name: name.clone(),
             scope,
             public,
@@ -168,23 +169,24 @@ impl RulesetStore {
         rows.iter().map(ruleset_of).collect()
     }
 
-    /// Returns what `owner`'s profile lists: their public rulesets, of `game` when given, not
-    /// downloaded copies and not deleted ones, the last changed first.
+    /// Returns what the profile of `username` (as typed at sign-up) lists: their public
+    /// rulesets, of `game` when given, not downloaded copies and not deleted ones, the last
+    /// changed first.
     #[tracing::instrument(skip_all)]
     pub async fn list_public(
         &self,
-        owner: &str,
+        username: &str,
         game: Option<Game>,
     ) -> Result<Vec<Ruleset>, Error> {
         let rows = sqlx::query(concat!(
             "SELECT ",
             ruleset_columns!(),
             " FROM scripts_rulesets \
-             WHERE owner = $1 AND public = 1 AND origin_ruleset IS NULL \
+             WHERE owner_name = $1 AND public = 1 AND origin_ruleset IS NULL \
              AND delete_time IS NULL AND ($2 IS NULL OR game = $2) \
              ORDER BY update_time DESC, id DESC"
         ))
-        .bind(owner)
+        .bind(username)
         .bind(game.map(Game::name))
         .fetch_all(self.db.pool())
         .await?;
@@ -305,7 +307,7 @@ impl RulesetStore {
     #[tracing::instrument(skip_all, fields(origin = %origin.ruleset, version = origin.version))]
     pub async fn save_copy(
         &self,
-        owner: &str,
+        owner: Owner<'_>,
         origin: &Origin,
         name: &RulesetName,
         game: Game,
@@ -326,7 +328,8 @@ impl RulesetStore {
         let copy = Ruleset {
             id: new_id(),
             game,
-            owner: owner.to_owned(),
+            owner: owner.id.to_owned(),
+            owner_name: owner.username.to_owned(),
             name: name.clone(),
             scope,
             public: false,
@@ -406,11 +409,12 @@ async fn insert_ruleset(
         "INSERT INTO scripts_rulesets (",
         ruleset_columns!(),
         ", delete_time) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL)"
     ))
     .bind(&ruleset.id.0)
     .bind(ruleset.game.name())
     .bind(&ruleset.owner)
+    .bind(&ruleset.owner_name)
     .bind(ruleset.name.as_str())
     .bind(scope_name(ruleset.scope))
     .bind(flag(ruleset.public))
@@ -471,10 +475,13 @@ fn ruleset_of(row: &AnyRow) -> Result<Ruleset, Error> {
             })
         }
     };
+    let owner: String = row.try_get("owner")?;
+    let owner_name: Option<String> = row.try_get("owner_name")?;
     Ok(Ruleset {
         id: RulesetId(row.try_get("id")?),
         game: game.parse().map_err(|_| Error::Corrupt { what: "game" })?,
-        owner: row.try_get("owner")?,
+        owner_name: owner_name.unwrap_or_else(|| owner.clone()),
+        owner,
         name: RulesetName::parse(&name).map_err(|_| Error::Corrupt { what: "name" })?,
         scope: parse_scope(&scope).ok_or(Error::Corrupt { what: "scope" })?,
         public: row.try_get::<i64, _>("public")? != 0,

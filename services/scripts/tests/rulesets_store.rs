@@ -8,7 +8,9 @@ use kit::testing::TestDatabase;
 use proto::game::Game;
 use scripts::Error;
 use scripts::domain::rule_result::Scope;
-use scripts::domain::ruleset::{Origin, OriginKind, Patch, Ruleset, RulesetError, RulesetName};
+use scripts::domain::ruleset::{
+    Origin, OriginKind, Owner, Patch, Ruleset, RulesetError, RulesetName,
+};
 use scripts::rulesets_store::RulesetStore;
 
 macro_rules! on_both_databases {
@@ -42,6 +44,14 @@ fn at(seconds: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_secs(1_800_000_000 + seconds)
 }
 
+/// The owner of account `id` (`acc_ana`), whose username is the id without its prefix (`ana`).
+fn owner(id: &str) -> Owner<'_> {
+    Owner {
+        id,
+        username: id.strip_prefix("acc_").unwrap_or(id),
+    }
+}
+
 fn name(name: &str) -> RulesetName {
     RulesetName::parse(name).expect("a valid name")
 }
@@ -54,10 +64,10 @@ async fn store(database: &TestDatabase) -> RulesetStore {
     RulesetStore::new(db)
 }
 
-async fn deck_rule(store: &RulesetStore, owner: &str, title: &str, now: SystemTime) -> Ruleset {
+async fn deck_rule(store: &RulesetStore, id: &str, title: &str, now: SystemTime) -> Ruleset {
     store
         .create(
-            owner,
+            owner(id),
             Game::Lor,
             &name(title),
             Scope::Deck,
@@ -82,7 +92,7 @@ async fn creates_a_ruleset_with_its_version_one(database: TestDatabase) {
     let bans = vec!["01IO049".to_owned(), "01SI001".to_owned()];
     let created = store
         .create(
-            "acc_ana",
+            owner("acc_ana"),
             Game::Lor,
             &name("Two-of Standard"),
             Scope::Card,
@@ -110,6 +120,11 @@ async fn creates_a_ruleset_with_its_version_one(database: TestDatabase) {
 
     let read = store.get(&created.id).await.expect("query").expect("found");
     assert_eq!(read, created);
+    // The owner's username is kept beside the id: what the ruleset shows and profiles list by.
+    assert_eq!(
+        (read.owner.as_str(), read.owner_name.as_str()),
+        ("acc_ana", "ana")
+    );
     let version = store
         .version(&created.id, 1)
         .await
@@ -138,7 +153,7 @@ async fn an_edit_of_the_source_or_bans_makes_a_new_version_and_keeps_the_old(
     let store = store(&database).await;
     let created = store
         .create(
-            "acc_ana",
+            owner("acc_ana"),
             Game::Pokemon,
             &name("Bans"),
             Scope::Card,
@@ -297,7 +312,7 @@ async fn a_saved_copy_keeps_its_pinned_version_through_the_authors_edit_and_dele
     };
     let copy = store
         .save_copy(
-            "acc_fan",
+            owner("acc_fan"),
             &origin,
             &original.name,
             Game::Lor,
@@ -356,7 +371,7 @@ async fn a_saved_copy_keeps_its_pinned_version_through_the_authors_edit_and_dele
     };
     let saved = store
         .save_copy(
-            "acc_fan",
+            owner("acc_fan"),
             &missing,
             &name("x"),
             Game::Lor,
@@ -380,7 +395,7 @@ async fn moving_a_copy_takes_the_new_version_and_the_authors_name(database: Test
     };
     let copy = store
         .save_copy(
-            "acc_fan",
+            owner("acc_fan"),
             &origin,
             &original.name,
             Game::Lor,
@@ -446,7 +461,7 @@ async fn a_copy_is_read_only_but_can_be_disabled(database: TestDatabase) {
     };
     let copy = store
         .save_copy(
-            "acc_fan",
+            owner("acc_fan"),
             &origin,
             &original.name,
             Game::Lor,
@@ -501,7 +516,7 @@ async fn own_listing_holds_own_and_downloaded_rulesets_of_the_game_newest_first(
     let old = deck_rule(&store, "acc_ana", "Old", at(0)).await;
     let card = store
         .create(
-            "acc_ana",
+            owner("acc_ana"),
             Game::Lor,
             &name("Card"),
             Scope::Card,
@@ -515,7 +530,7 @@ async fn own_listing_holds_own_and_downloaded_rulesets_of_the_game_newest_first(
     let theirs = deck_rule(&store, "acc_bob", "Bob's", at(2)).await;
     let copy = store
         .save_copy(
-            "acc_ana",
+            owner("acc_ana"),
             &Origin {
                 ruleset: theirs.id.clone(),
                 version: 1,
@@ -530,7 +545,7 @@ async fn own_listing_holds_own_and_downloaded_rulesets_of_the_game_newest_first(
         .expect("saved");
     let other_game = store
         .create(
-            "acc_ana",
+            owner("acc_ana"),
             Game::Riftbound,
             &name("Rift"),
             Scope::Deck,
@@ -595,7 +610,7 @@ async fn public_listing_holds_only_public_authored_live_rulesets(database: TestD
         async move {
             store
                 .create(
-                    "acc_ana",
+                    owner("acc_ana"),
                     game,
                     &name(title),
                     Scope::Deck,
@@ -627,7 +642,7 @@ async fn public_listing_holds_only_public_authored_live_rulesets(database: TestD
     store.delete(&deleted.id, at(6)).await.expect("deleted");
     let _bobs = store
         .create(
-            "acc_bob",
+            owner("acc_bob"),
             Game::Lor,
             &name("Bob's"),
             Scope::Deck,
@@ -640,7 +655,7 @@ async fn public_listing_holds_only_public_authored_live_rulesets(database: TestD
         .expect("created");
     let _downloaded = store
         .save_copy(
-            "acc_ana",
+            owner("acc_ana"),
             &Origin {
                 ruleset: _bobs.id.clone(),
                 version: 1,
@@ -656,26 +671,26 @@ async fn public_listing_holds_only_public_authored_live_rulesets(database: TestD
 
     let ids = |list: Vec<Ruleset>| list.into_iter().map(|r| r.id).collect::<Vec<_>>();
     assert_eq!(
-        ids(store.list_public("acc_ana", None).await.expect("query")),
+        ids(store.list_public("ana", None).await.expect("query")),
         vec![rift.id.clone(), lor.id.clone()]
     );
     assert_eq!(
         ids(store
-            .list_public("acc_ana", Some(Game::Lor))
+            .list_public("ana", Some(Game::Lor))
             .await
             .expect("query")),
         vec![lor.id]
     );
     assert!(
         store
-            .list_public("acc_ana", Some(Game::Pokemon))
+            .list_public("ana", Some(Game::Pokemon))
             .await
             .expect("query")
             .is_empty()
     );
     assert!(
         store
-            .list_public("acc_carol", None)
+            .list_public("carol", None)
             .await
             .expect("query")
             .is_empty()
@@ -724,7 +739,7 @@ async fn direct_bans_are_refused_where_the_game_or_scope_has_none(database: Test
     let bans = vec!["01IO049".to_owned()];
     let refused = store
         .create(
-            "acc_ana",
+            owner("acc_ana"),
             Game::Riftbound,
             &name("Rift bans"),
             Scope::Card,

@@ -145,4 +145,20 @@ impl ScriptsClient {
     ) -> Result<pb::RulesetResponse, ServiceError> {
         rpc!(self, Idempotent, request, update_ruleset_copy)
     }
+
+    /// Lists a user's public rulesets (what their profile shows).
+    pub async fn list_public_rulesets(
+        &self,
+        request: pb::ListPublicRulesetsRequest,
+    ) -> Result<pb::ListRulesetsResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_public_rulesets)
+    }
+
+    /// Checks a whole deck: zone rules, the card rule, the whole-deck or deck set rule.
+    pub async fn validate_deck(
+        &self,
+        request: pb::ValidateDeckRequest,
+    ) -> Result<pb::ValidateDeckResponse, ServiceError> {
+        rpc!(self, Idempotent, request, validate_deck)
+    }
 }

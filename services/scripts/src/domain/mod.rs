@@ -3,7 +3,7 @@
 //! checked module into the program the sandbox runs, and the normalization of what a script
 //! returned (ruleset results, pool-filter patches, calculator dashboards); and the fair
 //! admission policy that shares the sandbox's slots between callers; and rulesets people own,
-//! with their immutable versions (`ruleset`).
+//! with their immutable versions (`ruleset`) and the direct bans of card rules (`direct_bans`).
 //!
 //! Nothing here does I/O or runs JavaScript: the sandbox (`crate::sandbox`) runs the prepared
 //! program and hands back the raw JSON the script produced.
@@ -15,6 +15,8 @@
 
 pub mod admission;
 pub mod dashboard;
+pub mod deck_check;
+pub mod direct_bans;
 pub mod js;
 pub mod pool_filters;
 pub mod prepare;

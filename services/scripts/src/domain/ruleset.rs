@@ -91,6 +91,16 @@ pub struct Origin {
     pub from: OriginKind,
 }
 
+/// Who a new ruleset belongs to: the account's id and its username (usernames never change,
+/// so the name is kept with the ruleset for profiles and listings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner<'a> {
+    /// The account's id (`acc_…`).
+    pub id: &'a str,
+    /// The account's username.
+    pub username: &'a str,
+}
+
 /// A ruleset: its identity and settings. The code lives in its [`Version`]s.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ruleset {
@@ -98,8 +108,11 @@ pub struct Ruleset {
     pub id: RulesetId,
     /// The game its script judges.
     pub game: Game,
-    /// The owning account's id.
+    /// The owning account's id: what the ownership rule compares.
     pub owner: String,
+    /// The owning account's username, as typed at sign-up: what the ruleset shows as its
+    /// owner and what profiles list by (its id for a ruleset saved before names were kept).
+    pub owner_name: String,
     /// Its name.
     pub name: RulesetName,
     /// What its script looks at.
@@ -286,6 +299,7 @@ mod tests {
             id: RulesetId("rs_a".into()),
             game: Game::Lor,
             owner: "acc_a".into(),
+            owner_name: "a".into(),
             name: RulesetName::parse("Two-of Standard").expect("valid"),
             scope: Scope::Card,
             public: false,
