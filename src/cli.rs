@@ -83,6 +83,10 @@ enum Command {
     /// Checks and runs ruleset and calculator scripts in the sandbox, in process.
     #[command(subcommand)]
     Script(crate::script_cmd::ScriptCommand),
+    /// Lists, shows and runs the rulesets of a running platform (built-in, yours, a user's
+    /// public ones), over gRPC.
+    #[command(subcommand)]
+    Ruleset(crate::ruleset_cmd::RulesetCommand),
 }
 
 /// Runs the parsed command line.
@@ -131,5 +135,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Script(command) => {
             crate::script_cmd::run(&local_catalog(), &scripts, command).await
         }
+        // A client of a running platform: no settings of its own but where and who.
+        Command::Ruleset(command) => crate::ruleset_cmd::run(command).await,
     }
 }

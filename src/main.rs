@@ -23,6 +23,7 @@ mod deck_import;
 mod format_cmd;
 mod local;
 mod queue_cmd;
+mod ruleset_cmd;
 mod script_cmd;
 mod search_cmd;
 mod serve;

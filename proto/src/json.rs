@@ -1,5 +1,6 @@
 //! The documented JSON of script results, for the gateway, the CLI and anyone else who prints
-//! them: written from the messages alone, so no printer needs the scripts service's crate.
+//! them: written from the messages alone, so no printer needs the scripts service's crate; and
+//! the rulesets the rulesets API answers with, with their times in RFC 3339.
 //!
 //! The canonical proto3 JSON mapping (pbjson) leaves out empty lists, so an empty `issues` or a
 //! histogram with no buckets would lose a field the script references document as always
@@ -7,8 +8,58 @@
 //! require: `issues` of a rule result, `widgets` of a dashboard, and each widget kind's
 //! required lists (`buckets` and `labels`, `segments`, `columns` and `rows`).
 
-use crate::scripts::v1::{Dashboard, PoolFiltersPatch, RuleResult};
-use serde_json::{Value, json};
+use crate::scripts::v1::{Dashboard, PoolFiltersPatch, RuleResult, RuleScope, Ruleset};
+use serde_json::{Map, Value, json};
+
+/// Writes a protobuf timestamp as RFC 3339 (`null` when absent or out of range): how every
+/// time of the API is written.
+pub fn rfc3339(timestamp: Option<&pbjson_types::Timestamp>) -> Value {
+    timestamp
+        .and_then(|t| jiff::Timestamp::new(t.seconds, t.nanos).ok())
+        .map_or(Value::Null, |t| Value::String(t.to_string()))
+}
+
+/// A ruleset scope's name: `card`, `deck` or `deckset` (`unspecified` for anything else).
+pub fn rule_scope_name(value: i32) -> &'static str {
+    match RuleScope::try_from(value) {
+        Ok(RuleScope::Card) => "card",
+        Ok(RuleScope::Deck) => "deck",
+        Ok(RuleScope::Deckset) => "deckset",
+        _ => "unspecified",
+    }
+}
+
+/// A ruleset as the rulesets API documents it, keys in its order: `{"id", "game", "name",
+/// "scope", "source", "version", "builtIn", "owner", "public", "enabled", "downloaded",
+/// "origin"?, "updateAvailable", "directBans", "createTime", "updateTime"}`.
+pub fn ruleset(ruleset: &Ruleset) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(ruleset.id));
+    out.insert(
+        "game".into(),
+        json!(crate::game::from_wire(ruleset.game).map(|game| game.name())),
+    );
+    out.insert("name".into(), json!(ruleset.name));
+    out.insert("scope".into(), json!(rule_scope_name(ruleset.scope)));
+    out.insert("source".into(), json!(ruleset.source));
+    out.insert("version".into(), json!(ruleset.version));
+    out.insert("builtIn".into(), json!(ruleset.built_in));
+    out.insert("owner".into(), json!(ruleset.owner));
+    out.insert("public".into(), json!(ruleset.public));
+    out.insert("enabled".into(), json!(ruleset.enabled));
+    out.insert("downloaded".into(), json!(ruleset.downloaded));
+    if let Some(origin) = &ruleset.origin {
+        out.insert(
+            "origin".into(),
+            json!({"ruleset": origin.ruleset, "version": origin.version, "from": origin.from}),
+        );
+    }
+    out.insert("updateAvailable".into(), json!(ruleset.update_available));
+    out.insert("directBans".into(), json!(ruleset.direct_bans));
+    out.insert("createTime".into(), rfc3339(ruleset.create_time.as_ref()));
+    out.insert("updateTime".into(), rfc3339(ruleset.update_time.as_ref()));
+    Value::Object(out)
+}
 
 /// `{"valid": bool, "issues": [{"code"?, "message"?, "metadata"?}]}`.
 pub fn rule_result(result: &RuleResult) -> Value {

@@ -18,6 +18,7 @@ mod format_gateway;
 mod hostile_input;
 mod ownership;
 mod queue_cli;
+mod ruleset_cli;
 mod rulesets_gateway;
 mod script_cli;
 mod script_flood;

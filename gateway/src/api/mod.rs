@@ -76,12 +76,4 @@ pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Valu
     serde_json::to_value(value).map_err(|_| ApiError::internal())
 }
 
-/// Writes a protobuf timestamp as RFC 3339 (`null` when absent or out of range): how every
-/// time of the API is written.
-pub(crate) fn rfc3339(timestamp: Option<&pbjson_types::Timestamp>) -> serde_json::Value {
-    timestamp
-        .and_then(|t| jiff::Timestamp::new(t.seconds, t.nanos).ok())
-        .map_or(serde_json::Value::Null, |t| {
-            serde_json::Value::String(t.to_string())
-        })
-}
+pub(crate) use proto::json::rfc3339;

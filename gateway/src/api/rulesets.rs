@@ -18,6 +18,7 @@ use utoipa::OpenApi;
 use crate::ApiError;
 use crate::auth::Calls;
 use crate::state::AppState;
+use proto::json::{rule_scope_name, ruleset};
 
 /// The rulesets' routes.
 pub fn routes() -> Router<AppState> {
@@ -99,51 +100,6 @@ fn scope(name: &str) -> Result<pb::RuleScope, ApiError> {
         ))
         .with_details(json!({"field": "scope"}))),
     }
-}
-
-fn scope_name(value: i32) -> &'static str {
-    match pb::RuleScope::try_from(value) {
-        Ok(pb::RuleScope::Card) => "card",
-        Ok(pb::RuleScope::Deck) => "deck",
-        Ok(pb::RuleScope::Deckset) => "deckset",
-        _ => "unspecified",
-    }
-}
-
-/// A ruleset as the issue documents it, keys in its order.
-fn ruleset(ruleset: &pb::Ruleset) -> Value {
-    let mut out = Map::new();
-    out.insert("id".into(), json!(ruleset.id));
-    out.insert(
-        "game".into(),
-        json!(proto::game::from_wire(ruleset.game).map(|game| game.name())),
-    );
-    out.insert("name".into(), json!(ruleset.name));
-    out.insert("scope".into(), json!(scope_name(ruleset.scope)));
-    out.insert("source".into(), json!(ruleset.source));
-    out.insert("version".into(), json!(ruleset.version));
-    out.insert("builtIn".into(), json!(ruleset.built_in));
-    out.insert("owner".into(), json!(ruleset.owner));
-    out.insert("public".into(), json!(ruleset.public));
-    out.insert("enabled".into(), json!(ruleset.enabled));
-    out.insert("downloaded".into(), json!(ruleset.downloaded));
-    if let Some(origin) = &ruleset.origin {
-        out.insert(
-            "origin".into(),
-            json!({"ruleset": origin.ruleset, "version": origin.version, "from": origin.from}),
-        );
-    }
-    out.insert("updateAvailable".into(), json!(ruleset.update_available));
-    out.insert("directBans".into(), json!(ruleset.direct_bans));
-    out.insert(
-        "createTime".into(),
-        super::rfc3339(ruleset.create_time.as_ref()),
-    );
-    out.insert(
-        "updateTime".into(),
-        super::rfc3339(ruleset.update_time.as_ref()),
-    );
-    Value::Object(out)
 }
 
 fn answer(response: pb::RulesetResponse) -> Value {
@@ -382,7 +338,7 @@ async fn profile(
         let of_scope: Vec<Value> = response
             .rulesets
             .iter()
-            .filter(|shown| scope_name(shown.scope) == scope)
+            .filter(|shown| rule_scope_name(shown.scope) == scope)
             .map(ruleset)
             .collect();
         grouped.insert(scope.to_owned(), Value::Array(of_scope));
