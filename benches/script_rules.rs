@@ -3,7 +3,10 @@
 //! - a Standard card rule over every Pokémon card in one `card_pool` call (the deck builder's
 //!   pool filter; the target is a median under 1 s), with the default limits;
 //! - the Riftbound default calculator of `reference-scripting-calculators.md` on a 56-card
-//!   deck built from the Riftbound catalog, in a fresh instance per run (target: under 10 ms).
+//!   deck built from the Riftbound catalog, in a fresh instance per run (target: under 10 ms);
+//! - a whole-deck check (`ValidateDeck`'s work, `scripts::deck_check::Plan::run`) of that deck
+//!   in the Constructed template: four zone rules, the Standard card rule on every card and the
+//!   constructed whole-deck rule (the gateway's target for all of it: under 20 ms).
 //!
 //! Card data comes from `shared/data` beside the repository (`kit::testing::shared`); the
 //! calculator's source is read from the spec (`shared/spec`) at
@@ -14,6 +17,10 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use proto::game::Game;
+use proto::scripts::v1::PileRole;
+use scripts::deck_check::{CardRule, Plan};
+use scripts::domain::deck_check::Pile;
+use scripts::domain::direct_bans::DirectBans;
 use scripts::runner::{Runner, ScriptRef, TimeLimits, Verdict};
 use scripts::sandbox::Limits;
 use serde_json::Value;
@@ -141,5 +148,85 @@ fn rules(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, rules);
+/// The Constructed template's check of `deck`: a pile per zone with its built-in zone rule,
+/// the Standard card rule and the constructed whole-deck rule.
+fn constructed_check(deck: &support::Deck) -> Plan {
+    let builtin = |id: &str| {
+        ScriptRef::Source(
+            scripts::builtin::get(id)
+                .unwrap_or_else(|| panic!("{id} is built in"))
+                .source
+                .to_owned(),
+        )
+    };
+    let zones: [(&str, &[&str], &str); 4] = [
+        ("Legend", &["legend"], "riftbound-legend"),
+        ("Rune Deck", &["rune"], "riftbound-runes"),
+        ("Battlefields", &["battlefield"], "riftbound-battlefields"),
+        (
+            "Main Deck",
+            &["unit", "spell", "gear"],
+            "riftbound-main-deck",
+        ),
+    ];
+    let piles: Vec<Pile> = zones
+        .iter()
+        .map(|(name, kinds, _)| {
+            let cards = deck
+                .lines
+                .iter()
+                .filter(|(_, _, card)| {
+                    kinds.contains(&card["game"]["type"].as_str().unwrap_or_default())
+                })
+                .map(|(reference, copies, _)| (reference.clone(), *copies));
+            Pile::new((*name).to_owned(), PileRole::Main, cards)
+        })
+        .collect();
+    Plan {
+        game: "riftbound",
+        zone_rules: zones
+            .iter()
+            .map(|(_, _, rule)| Some(builtin(rule)))
+            .collect(),
+        card_rule: Some(CardRule {
+            script: builtin("riftbound-standard"),
+            direct_bans: DirectBans::default(),
+        }),
+        deck_rule: Some(builtin("riftbound-constructed")),
+        deckset_rule: None,
+        cards: deck
+            .lines
+            .iter()
+            .map(|(reference, _, card)| (reference.clone(), Some(card.clone())))
+            .collect(),
+        piles,
+        context: None,
+    }
+}
+
+fn deck_check(c: &mut Criterion) {
+    let runner = Runner::new(Limits::default(), TimeLimits::default()).expect("the runner starts");
+    let deck = support::riftbound_deck(&support::cards(Game::Riftbound));
+    let plan = constructed_check(&deck);
+    let report = plan.clone().run(&runner).expect("the check runs");
+    assert_eq!(
+        report.valid,
+        Some(true),
+        "a legal deck: {:?}",
+        report.issues
+    );
+    assert_eq!(report.cards.len(), deck.lines.len());
+    c.bench_function(
+        "whole-deck check of a 56-card Riftbound deck (4 zone rules, card rule, whole-deck rule)",
+        |b| {
+            b.iter_batched(
+                || plan.clone(),
+                |plan| black_box(plan.run(&runner).expect("the check runs")),
+                BatchSize::SmallInput,
+            )
+        },
+    );
+}
+
+criterion_group!(benches, rules, deck_check);
 criterion_main!(benches);
