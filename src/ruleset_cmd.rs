@@ -23,7 +23,7 @@ use kit::auth::Bearer;
 use kit::clients::{AccountsClient, ScriptsClient, ServiceError};
 use proto::game::Game;
 use proto::scripts::v1 as pb;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Where the platform is and who asks.
 #[derive(Debug, Args)]
@@ -176,15 +176,12 @@ fn game(name: &str) -> Result<Game, Refused> {
 }
 
 fn scope(name: &str) -> Result<pb::RuleScope, Refused> {
-    match name {
-        "card" => Ok(pb::RuleScope::Card),
-        "deck" => Ok(pb::RuleScope::Deck),
-        "deckset" => Ok(pb::RuleScope::Deckset),
-        other => Err(refused(
+    proto::json::rule_scope(name).ok_or_else(|| {
+        refused(
             "invalid_argument",
-            format!("--scope: `{other}` is not a scope (expected card, deck or deckset)"),
-        )),
-    }
+            format!("--scope: `{name}` is not a scope (expected card, deck or deckset)"),
+        )
+    })
 }
 
 fn scripts(connection: &Connection) -> Result<ScriptsClient, Refused> {
@@ -221,17 +218,9 @@ async fn answer(command: RulesetCommand) -> Result<Printed, Refused> {
                     game: game.map_or(0, proto::game::to_wire),
                 })
                 .await?;
-            let mut grouped = Map::new();
-            for scope in ["card", "deck", "deckset"] {
-                let of_scope: Vec<Value> = listed
-                    .rulesets
-                    .iter()
-                    .filter(|shown| proto::json::rule_scope_name(shown.scope) == scope)
-                    .map(proto::json::ruleset)
-                    .collect();
-                grouped.insert(scope.to_owned(), Value::Array(of_scope));
-            }
-            Ok(Printed::Json(Value::Object(grouped)))
+            Ok(Printed::Json(proto::json::rulesets_by_scope(
+                &listed.rulesets,
+            )))
         }
         RulesetCommand::List {
             game: game_name,

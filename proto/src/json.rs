@@ -29,6 +29,31 @@ pub fn rule_scope_name(value: i32) -> &'static str {
     }
 }
 
+/// The ruleset scope a name (`card`, `deck`, `deckset`) names, if it is one.
+pub fn rule_scope(name: &str) -> Option<RuleScope> {
+    match name {
+        "card" => Some(RuleScope::Card),
+        "deck" => Some(RuleScope::Deck),
+        "deckset" => Some(RuleScope::Deckset),
+        _ => None,
+    }
+}
+
+/// Rulesets grouped as a profile shows them: `{"card": [...], "deck": [...], "deckset": [...]}`,
+/// each in the order given.
+pub fn rulesets_by_scope(rulesets: &[Ruleset]) -> Value {
+    let mut grouped = Map::new();
+    for scope in ["card", "deck", "deckset"] {
+        let of_scope: Vec<Value> = rulesets
+            .iter()
+            .filter(|shown| rule_scope_name(shown.scope) == scope)
+            .map(ruleset)
+            .collect();
+        grouped.insert(scope.to_owned(), Value::Array(of_scope));
+    }
+    Value::Object(grouped)
+}
+
 /// A ruleset as the rulesets API documents it, keys in its order: `{"id", "game", "name",
 /// "scope", "source", "version", "builtIn", "owner", "public", "enabled", "downloaded",
 /// "origin"?, "updateAvailable", "directBans", "createTime", "updateTime"}`.

@@ -10,7 +10,7 @@ use kit::clients::ScriptsClient;
 use proto::scripts::v1 as pb;
 use serde_json::{Value, json};
 
-use crate::ownership::{self, Callers, Who};
+use crate::ownership::{self, Callers, Who, send};
 use crate::script_pools::support::{cards, fenced_block, riftbound_deck, spec_page};
 use crate::support;
 
@@ -23,16 +23,6 @@ const LINEUP_CODES: [&str; 2] = [
 ];
 /// The deck builder guide's Riftbound sample (a 10-card main deck) as a Turny.gg code.
 const RIFT_SAMPLE: &str = "RIFT1.OGN:6x042-298,3x043-298,3x045-298,3x064-298,6x166-298,205-298,259-298,282-298,289-298,293-298.SB.OGN:2x050-298";
-
-async fn send(request: reqwest::RequestBuilder, token: Option<&str>) -> (u16, Value) {
-    let request = match token {
-        Some(token) => request.bearer_auth(token),
-        None => request,
-    };
-    let response = request.send().await.expect("the gateway answers");
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
 
 /// The `index`-th ```js block of the rulesets guide after `heading`.
 fn guide_script(heading: &str) -> String {

@@ -54,6 +54,18 @@ pub struct Callers {
     pub expired: String,
 }
 
+/// Sends `request` with `token` as its bearer (`None`: anonymous) and returns the status and
+/// the JSON body (`null` when there is none).
+pub async fn send(request: reqwest::RequestBuilder, token: Option<&str>) -> (u16, Value) {
+    let request = match token {
+        Some(token) => request.bearer_auth(token),
+        None => request,
+    };
+    let response = request.send().await.expect("the gateway answers");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
 /// Signs up `username` (password `correct horse battery`) and returns the answer's body.
 pub async fn sign_up(client: &reqwest::Client, api: &str, username: &str) -> Value {
     let response = client

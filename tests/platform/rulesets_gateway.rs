@@ -5,20 +5,10 @@
 
 use serde_json::{Value, json};
 
-use crate::ownership::{Callers, Who};
+use crate::ownership::{Callers, Who, send};
 use crate::support;
 
 const RULE: &str = "export default function validateCard(card) { return true; }";
-
-async fn send(request: reqwest::RequestBuilder, token: Option<&str>) -> (u16, Value) {
-    let request = match token {
-        Some(token) => request.bearer_auth(token),
-        None => request,
-    };
-    let response = request.send().await.expect("the gateway answers");
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn built_in_rules_are_listed_and_read_by_anyone_and_changed_by_no_one() {

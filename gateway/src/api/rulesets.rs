@@ -12,13 +12,13 @@ use axum::{Json, Router};
 use http::StatusCode;
 use proto::scripts::v1 as pb;
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
 use crate::auth::Calls;
 use crate::state::AppState;
-use proto::json::{rule_scope_name, ruleset};
+use proto::json::ruleset;
 
 /// The rulesets' routes.
 pub fn routes() -> Router<AppState> {
@@ -90,16 +90,13 @@ pub struct SaveRulesetBody {
 }
 
 fn scope(name: &str) -> Result<pb::RuleScope, ApiError> {
-    match name {
-        "card" => Ok(pb::RuleScope::Card),
-        "deck" => Ok(pb::RuleScope::Deck),
-        "deckset" => Ok(pb::RuleScope::Deckset),
-        other => Err(ApiError::invalid_argument(format!(
+    proto::json::rule_scope(name).ok_or_else(|| {
+        ApiError::invalid_argument(format!(
             "`scope`: `{}` is not a scope (expected card, deck or deckset)",
-            kit::status::quote(other)
+            kit::status::quote(name)
         ))
-        .with_details(json!({"field": "scope"}))),
-    }
+        .with_details(json!({"field": "scope"}))
+    })
 }
 
 fn answer(response: pb::RulesetResponse) -> Value {
@@ -333,15 +330,5 @@ async fn profile(
             game: game.map_or(0, proto::game::to_wire),
         })
         .await?;
-    let mut grouped = Map::new();
-    for scope in ["card", "deck", "deckset"] {
-        let of_scope: Vec<Value> = response
-            .rulesets
-            .iter()
-            .filter(|shown| rule_scope_name(shown.scope) == scope)
-            .map(ruleset)
-            .collect();
-        grouped.insert(scope.to_owned(), Value::Array(of_scope));
-    }
-    Ok(Json(Value::Object(grouped)))
+    Ok(Json(proto::json::rulesets_by_scope(&response.rulesets)))
 }

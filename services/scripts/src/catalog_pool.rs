@@ -17,6 +17,7 @@ use proto::game::Game;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::domain::direct_bans::printing_ids;
 use crate::error::Error;
 
 /// The cards of one pool, in order, each as its JSON text, with its id.
@@ -56,15 +57,7 @@ impl CardPool {
                 .collect(),
             printings: cards
                 .iter()
-                .map(|card| {
-                    card.get("printings")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|printing| printing.get("id").and_then(Value::as_str))
-                        .map(str::to_owned)
-                        .collect()
-                })
+                .map(|card| printing_ids(card).map(str::to_owned).collect())
                 .collect(),
             cards: cards
                 .iter()

@@ -76,13 +76,16 @@ impl DirectBans {
 /// Returns the refs a card object is known by: its `id` and each printing's `id`.
 pub fn card_refs(card: &Value) -> Vec<&str> {
     let own = card.get("id").and_then(Value::as_str);
-    let printings = card
-        .get("printings")
+    own.into_iter().chain(printing_ids(card)).collect()
+}
+
+/// Returns the `id` of each of a card object's `printings`, in order.
+pub fn printing_ids(card: &Value) -> impl Iterator<Item = &str> {
+    card.get("printings")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|printing| printing.get("id").and_then(Value::as_str));
-    own.into_iter().chain(printings).collect()
+        .filter_map(|printing| printing.get("id").and_then(Value::as_str))
 }
 
 #[cfg(test)]
