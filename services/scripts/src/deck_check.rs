@@ -145,7 +145,10 @@ impl Plan {
                 out.push((
                     reference.clone(),
                     reference.clone(),
-                    Some(deck_check::unknown_card(reference, self.game)),
+                    Some(deck_check::unknown_card(
+                        &kit::status::quote(reference),
+                        self.game,
+                    )),
                 ));
                 continue;
             };

@@ -203,16 +203,14 @@ pub struct Answers {
     pub deckset: Option<RuleResult>,
 }
 
-/// Returns the issue of a card the catalog does not know.
-pub fn unknown_card(reference: &str, game: &str) -> RuleResult {
+/// Returns the issue of a card the catalog does not know; `quoted` is the ref as an error
+/// message quotes user input (`kit::status::quote`).
+pub fn unknown_card(quoted: &str, game: &str) -> RuleResult {
     RuleResult {
         valid: Some(false),
         issues: vec![RuleIssue {
             code: Some(UNKNOWN_CARD.to_owned()),
-            message: Some(format!(
-                "{} is not a card of {game}.",
-                kit::status::quote(reference)
-            )),
+            message: Some(format!("{quoted} is not a card of {game}.")),
             metadata: Default::default(),
         }],
     }
