@@ -7,11 +7,11 @@ use std::collections::BTreeSet;
 
 use support::{run, run_with_stdin};
 
-const RIFT1: &str = "RIFT1.OGN:6x042-298,3x043-298,3x045-298,3x064-298,6x166-298,205-298,259-298,282-298,289-298,293-298.SB.OGN:2x050-298";
-const PILTOVER_CODE: &str =
+pub(crate) const RIFT1: &str = "RIFT1.OGN:6x042-298,3x043-298,3x045-298,3x064-298,6x166-298,205-298,259-298,282-298,289-298,293-298.SB.OGN:2x050-298";
+pub(crate) const PILTOVER_CODE: &str =
     "CQAAAAAAAAAACAQFAAAQEAIFAAAACAYAAAACWABNABAAAAIFAAAABTIBACBQEAE2AIAKCAQAUUBAAAIBAAAAAMQAAA";
-const PILTOVER_LIST: &str = "Legend:\n1 Yasuo, Unforgiven\n\nMainDeck:\n3 Charm\n3 Defy\n3 Wind Wall\n1 Yasuo, Windrider\n\nBattlefields:\n1 Monastery of Hirana\n1 Targon's Peak\n1 The Grand Plaza\n\nRunes:\n6 Calm Rune\n6 Chaos Rune\n\nSideboard:\n2 Rune Prison\n";
-const TURNY_LIST: &str = "Main Deck (10)\n3 Charm OGN 43\n3 Defy OGN 45\n3 Wind Wall OGN 64\n1 Yasuo - Windrider OGN 205\n\nRunes (12)\n6 Calm Rune OGN 42\n6 Chaos Rune OGN 166\n\nLegend (1)\n1 Yasuo - Unforgiven OGN 259\n\nBattlefields (3)\n1 Monastery of Hirana OGN 282\n1 Targon's Peak OGN 289\n1 The Grand Plaza OGN 293\n";
+pub(crate) const PILTOVER_LIST: &str = "Legend:\n1 Yasuo, Unforgiven\n\nMainDeck:\n3 Charm\n3 Defy\n3 Wind Wall\n1 Yasuo, Windrider\n\nBattlefields:\n1 Monastery of Hirana\n1 Targon's Peak\n1 The Grand Plaza\n\nRunes:\n6 Calm Rune\n6 Chaos Rune\n\nSideboard:\n2 Rune Prison\n";
+pub(crate) const TURNY_LIST: &str = "Main Deck (10)\n3 Charm OGN 43\n3 Defy OGN 45\n3 Wind Wall OGN 64\n1 Yasuo - Windrider OGN 205\n\nRunes (12)\n6 Calm Rune OGN 42\n6 Chaos Rune OGN 166\n\nLegend (1)\n1 Yasuo - Unforgiven OGN 259\n\nBattlefields (3)\n1 Monastery of Hirana OGN 282\n1 Targon's Peak OGN 289\n1 The Grand Plaza OGN 293\n";
 
 /// The deck as (pile, identity, copies), the way a player would compare two imports.
 fn deck(

@@ -53,7 +53,7 @@ async fn create(
 }
 
 /// Imports a deck code and returns its piles: `{pile name: {ref: copies}}`.
-async fn import(client: &reqwest::Client, api: &str, game: &str, code: &str) -> Value {
+pub(crate) async fn import(client: &reqwest::Client, api: &str, game: &str, code: &str) -> Value {
     let (status, body) = send(
         client
             .post(format!("{api}/{game}/decks:import"))

@@ -20,6 +20,7 @@ mod ownership;
 mod queue_cli;
 mod ruleset_cli;
 mod rulesets_gateway;
+mod saved_decks;
 mod script_cli;
 mod script_flood;
 mod script_gateway;

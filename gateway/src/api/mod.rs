@@ -18,6 +18,7 @@ pub mod deck_checks;
 pub mod decks;
 pub mod formats;
 pub mod rulesets;
+pub mod saved_decks;
 pub mod scripts;
 pub mod search;
 
@@ -34,6 +35,7 @@ pub fn routes() -> Router<AppState> {
         .merge(decks::routes())
         .merge(formats::routes())
         .merge(rulesets::routes())
+        .merge(saved_decks::routes())
         .merge(scripts::routes())
         .merge(search::routes())
 }
@@ -47,6 +49,7 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
         decks::DecksDoc::openapi(),
         formats::FormatsDoc::openapi(),
         rulesets::RulesetsDoc::openapi(),
+        saved_decks::SavedDecksDoc::openapi(),
         scripts::ScriptsDoc::openapi(),
         search::SearchDoc::openapi(),
     ]

@@ -41,6 +41,48 @@ pub enum Error {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A saved deck, deck set or template that breaks a limit or a rule.
+    #[error(transparent)]
+    SavedDeck(#[from] crate::domain::saved::SavedDeckError),
+    /// A page token this service did not write.
+    #[error(transparent)]
+    InvalidPageToken(#[from] crate::domain::page::InvalidPageToken),
+    /// The ownership rule refused the caller (`kit::access`).
+    #[error("{kind} `{id}`: {denied:?}")]
+    Denied {
+        /// Why.
+        denied: kit::access::Denied,
+        /// What was asked for (`deck`).
+        kind: &'static str,
+        /// Its id as given.
+        id: String,
+    },
+    /// An anonymous caller, or a token that may not write, asked to save something new.
+    #[error("cannot save: {0:?}")]
+    CannotCreate(kit::access::Denied),
+    /// A name the owner already uses for another one of the same kind.
+    #[error("you already have a {kind} named `{name}`")]
+    NameTaken {
+        /// `deck`, `deck set` or `template`.
+        kind: &'static str,
+        /// The name as asked.
+        name: String,
+    },
+    /// The scripts service could not check the deck's rules.
+    #[error("the deck's rules could not be checked: {0}")]
+    Rules(kit::clients::ServiceError),
+    /// The catalog could not be asked for a shared deck's cards.
+    #[error("the catalog did not answer: {0}")]
+    Catalog(kit::clients::ServiceError),
+    /// A stored row that does not read back: a bug or a hand edit.
+    #[error("stored {what} cannot be read")]
+    Corrupt {
+        /// What could not be read.
+        what: &'static str,
+    },
+    /// The database failed.
+    #[error("database query failed")]
+    Db(#[from] sqlx::Error),
     /// The blocking task that read and checked the format failed: a bug.
     #[error("the format check did not finish: {0}")]
     TaskFailed(#[from] tokio::task::JoinError),
@@ -95,6 +137,45 @@ impl From<Error> for Status {
                 Failure::invalid_argument("too_large", err.to_string())
                     .with_metadata("what", what)
                     .with_metadata("limit", limit)
+            }
+            Error::SavedDeck(saved) => {
+                let field = match saved {
+                    crate::domain::saved::SavedDeckError::InvalidName(_) => "name".to_owned(),
+                    crate::domain::saved::SavedDeckError::InvalidPile { field, .. } => {
+                        field.clone()
+                    }
+                    crate::domain::saved::SavedDeckError::InvalidRules { field, .. } => {
+                        format!("rules.{field}")
+                    }
+                };
+                Failure::invalid_argument("invalid_argument", err.to_string())
+                    .with_metadata("field", &field)
+                    .with_violation(&field, &err.to_string())
+            }
+            Error::InvalidPageToken(_) => {
+                Failure::invalid_argument("invalid_argument", err.to_string())
+                    .with_metadata("field", "pageToken")
+                    .with_violation("page_token", &err.to_string())
+            }
+            Error::Denied { denied, kind, id } => denied.to_failure(kind, id),
+            Error::CannotCreate(denied) => denied.to_create_failure(),
+            Error::NameTaken { kind, .. } => Failure::new(
+                tonic::Code::AlreadyExists,
+                "already_exists",
+                err.to_string(),
+            )
+            .with_metadata("kind", kind)
+            .with_metadata("field", "name"),
+            Error::Rules(cause) => Failure::from_upstream("scripts", cause),
+            Error::Catalog(cause) => Failure::from_upstream("catalog", cause),
+            Error::Corrupt { .. } => {
+                tracing::error!(error = %err, "internal error");
+                Failure::internal()
+            }
+            Error::Db(cause) => {
+                // The caller gets a generic message; the cause is logged inside the request span.
+                tracing::error!(error = ?cause, "database error");
+                Failure::internal()
             }
             Error::TaskFailed(_) => {
                 // The caller gets a generic message; the cause is logged inside the request span.

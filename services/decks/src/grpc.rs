@@ -4,6 +4,7 @@
 //!
 //! Formats travel in the request as their documented JSON text, so nothing here is stored.
 
+use kit::auth::{Bearer, Caller};
 use proto::decks::v1 as pb;
 use proto::decks::v1::deck_service_server::{DeckService, DeckServiceServer};
 use tonic::{Request, Response, Status};
@@ -13,18 +14,22 @@ use crate::domain::format::{
     Authority, Card, CardId, CardRuling, CopyLimit, Deck, Format, Problem, Report, TabooListRef,
     parse_moment,
 };
+use crate::saved::{SavedDecks, deck_to_proto};
 
 /// The `DeckService` implementation.
 #[derive(Debug, Clone)]
 pub struct Api {
     /// Where imported decks find their cards.
     catalog: kit::clients::CatalogClient,
+    /// The saved decks.
+    saved: SavedDecks,
 }
 
 impl Api {
-    /// Creates the service; imports find their cards through `catalog`.
-    pub fn new(catalog: kit::clients::CatalogClient) -> Self {
-        Self { catalog }
+    /// Creates the service; imports and shared decks find their cards through `catalog`, and
+    /// `saved` keeps what players save.
+    pub fn new(catalog: kit::clients::CatalogClient, saved: SavedDecks) -> Self {
+        Self { catalog, saved }
     }
 
     /// Imports a pasted deck: reads it, finds its cards in the catalog, sorts them into piles.
@@ -200,6 +205,120 @@ impl DeckService for Api {
             .collect();
         Ok(Response::new(pb::ListDeckFormatsResponse { formats }))
     }
+
+    async fn save_deck(
+        &self,
+        request: Request<pb::SaveDeckRequest>,
+    ) -> Result<Response<pb::SaveDeckResponse>, Status> {
+        let (caller, bearer) = who(&request)?;
+        let request = request.into_inner();
+        let game = game(request.game)?;
+        let saved = self.saved.save(&caller, bearer, game, request).await?;
+        Ok(Response::new(saved))
+    }
+
+    async fn get_deck(
+        &self,
+        request: Request<pb::GetDeckRequest>,
+    ) -> Result<Response<pb::SavedDeckResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let deck = self
+            .saved
+            .get(&caller, game(request.game)?, &request.id)
+            .await?;
+        Ok(Response::new(pb::SavedDeckResponse {
+            deck: Some(deck_to_proto(&deck)),
+        }))
+    }
+
+    async fn list_decks(
+        &self,
+        request: Request<pb::ListDecksRequest>,
+    ) -> Result<Response<pb::ListDecksResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let page = self
+            .saved
+            .list(
+                &caller,
+                game(request.game)?,
+                request.page_size,
+                &request.page_token,
+            )
+            .await?;
+        Ok(Response::new(page))
+    }
+
+    async fn list_public_decks(
+        &self,
+        request: Request<pb::ListPublicDecksRequest>,
+    ) -> Result<Response<pb::ListDecksResponse>, Status> {
+        let caller = Caller::of(&request);
+        let page = self.saved.list_public(&caller, request.get_ref()).await?;
+        Ok(Response::new(page))
+    }
+
+    async fn update_deck(
+        &self,
+        request: Request<pb::UpdateDeckRequest>,
+    ) -> Result<Response<pb::SaveDeckResponse>, Status> {
+        let (caller, bearer) = who(&request)?;
+        let request = request.into_inner();
+        let game = game(request.game)?;
+        let saved = self.saved.update(&caller, bearer, game, request).await?;
+        Ok(Response::new(saved))
+    }
+
+    async fn delete_deck(
+        &self,
+        request: Request<pb::DeleteDeckRequest>,
+    ) -> Result<Response<pb::DeleteDeckResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        self.saved
+            .delete(&caller, game(request.game)?, &request.id)
+            .await?;
+        Ok(Response::new(pb::DeleteDeckResponse {}))
+    }
+
+    async fn get_shared_deck(
+        &self,
+        request: Request<pb::GetSharedDeckRequest>,
+    ) -> Result<Response<pb::SharedDeck>, Status> {
+        let request = request.into_inner();
+        if request.code.len() > MAX_DECK_TEXT_BYTES {
+            return Err(Error::TooLarge {
+                what: "deck code",
+                limit: MAX_DECK_TEXT_BYTES,
+            }
+            .into());
+        }
+        let deck = crate::share::shared(&self.catalog, game(request.game)?, &request.code).await?;
+        Ok(Response::new(deck))
+    }
+
+    async fn export_saved_deck(
+        &self,
+        request: Request<pb::ExportSavedDeckRequest>,
+    ) -> Result<Response<pb::SharedDeck>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let deck = self
+            .saved
+            .get(&caller, game(request.game)?, &request.id)
+            .await?;
+        Ok(Response::new(
+            crate::share::saved(&self.catalog, &deck).await?,
+        ))
+    }
+}
+
+/// Returns who makes `request`, and the token to forward to the services it calls on their
+/// behalf (the scripts service reads the caller's own rulesets with it).
+fn who<T>(request: &Request<T>) -> Result<(Caller, Option<Bearer>), Status> {
+    let bearer = Bearer::from_metadata(request.metadata()).map_err(|err| err.to_failure())?;
+    Ok((Caller::of(request), bearer))
 }
 
 /// The largest deck text an import reads.

@@ -1,12 +1,14 @@
 //! The decks service: deck codes, deck lists, formats and rulings
 //! (`turnier.decks.v1.DeckService`).
 //!
-//! It owns no tables yet: formats travel in the request as their documented JSON, and decks are
-//! read and written, not kept (saved decks, deck sets and templates arrive with their issue).
+//! It owns the decks players save (`store`, its migrations in `migrations/`; `saved` the
+//! RPCs over them through the one ownership rule), and opens shared deck links and exports
+//! (`share`). Formats travel in the request as their documented JSON.
 //! It checks decks against declarative formats and gives the rulings of a day
 //! (`CheckDeckAgainstFormat`, `GetRuling`), and imports and exports pasted decks
 //! (`ImportDeck`, `ExportDeck`), finding their cards through the catalog service
-//! (`kit::clients::CatalogClient`). Its callers are the gateway (`/api/v1/{game}/decks:*`,
+//! (`kit::clients::CatalogClient`), and runs a saved deck's rules in the scripts service
+//! (`kit::clients::ScriptsClient`, with the caller's token). Its callers are the gateway (`/api/v1/{game}/decks:*`,
 //! `/api/v1/formats:check`), third parties over gRPC, and soon the tournaments service's
 //! submission worker. The CLI runs the same code in process: `turnier deck` and `turnier
 //! format` use the codecs and rules directly, `turnier deck import` the import over a local
@@ -16,10 +18,13 @@ pub mod domain;
 mod error;
 pub mod grpc;
 pub mod import;
+pub mod saved;
+pub mod share;
+pub mod store;
 
 pub use error::Error;
 
-use kit::clients::CatalogClient;
+use kit::clients::{CatalogClient, ScriptsClient};
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
@@ -36,8 +41,17 @@ impl Mount for Decks {
         deps: &Deps,
         (): &(),
     ) -> Result<(), MountError> {
+        // Saved decks live in the process's database: a process without one fails here, at
+        // startup, rather than on the first save.
+        let store = store::DeckStore::new(deps.database(Self::SERVICE)?.clone());
         let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
-        routes.add_service(grpc::server(grpc::Api::new(catalog)));
+        let scripts = ScriptsClient::connect_lazy(deps.url(Service::Scripts))?;
+        let saved = saved::SavedDecks::new(store, scripts);
+        routes.add_service(grpc::server(grpc::Api::new(catalog, saved)));
         Ok(())
+    }
+
+    fn migrator() -> Option<&'static sqlx::migrate::Migrator> {
+        Some(&store::MIGRATOR)
     }
 }

@@ -32,8 +32,23 @@ async fn client() -> DeckServiceClient<Channel> {
         .expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("address"));
     let mut routes = tonic::service::RoutesBuilder::default();
-    // Formats need no catalog: an address nobody listens on is never dialled.
-    let deps = Deps::new([(Service::Catalog, "http://127.0.0.1:9".to_owned())].into());
+    // Formats need no catalog nor scripts: an address nobody listens on is never dialled.
+    let nowhere = "http://127.0.0.1:9".to_owned();
+    let database = kit::testing::TestDatabase::sqlite();
+    let db = database.connect().await;
+    db.migrate(&[&decks::store::MIGRATOR])
+        .await
+        .expect("migrations apply");
+    // The folder of the SQLite file lives as long as the test process.
+    std::mem::forget(database);
+    let deps = Deps::new(
+        [
+            (Service::Catalog, nowhere.clone()),
+            (Service::Scripts, nowhere),
+        ]
+        .into(),
+    )
+    .with_db(db);
     decks::Decks::mount(&mut routes, &deps, &()).expect("a valid URL");
     tokio::spawn(kit::server::serve(
         listener,

@@ -16,8 +16,9 @@ pub const DEFAULT_OPTIONS: CallOptions = CallOptions {
 };
 
 client!(
-    /// A client of `turnier.decks.v1.DeckService`. Cheap to clone. Every call is a pure
-    /// computation, so every call is retried when a retry can help.
+    /// A client of `turnier.decks.v1.DeckService`. Cheap to clone. Reads and checks are
+    /// retried when a retry can help; saves and changes are sent once (a repeated save by name
+    /// would answer that it replaced the deck it had just made).
     DecksClient,
     DeckServiceClient<TracedChannel>,
     DEFAULT_OPTIONS
@@ -62,5 +63,69 @@ impl DecksClient {
         request: pb::ListDeckFormatsRequest,
     ) -> Result<pb::ListDeckFormatsResponse, ServiceError> {
         rpc!(self, Idempotent, request, list_deck_formats)
+    }
+
+    /// Saves a deck of the caller's by name (a name in use replaces that deck).
+    pub async fn save_deck(
+        &self,
+        request: pb::SaveDeckRequest,
+    ) -> Result<pb::SaveDeckResponse, ServiceError> {
+        rpc!(self, Once, request, save_deck)
+    }
+
+    /// Returns a saved deck the caller may see.
+    pub async fn get_deck(
+        &self,
+        request: pb::GetDeckRequest,
+    ) -> Result<pb::SavedDeckResponse, ServiceError> {
+        rpc!(self, Idempotent, request, get_deck)
+    }
+
+    /// Lists a page of the caller's saved decks of a game.
+    pub async fn list_decks(
+        &self,
+        request: pb::ListDecksRequest,
+    ) -> Result<pb::ListDecksResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_decks)
+    }
+
+    /// Lists a page of a user's public decks.
+    pub async fn list_public_decks(
+        &self,
+        request: pb::ListPublicDecksRequest,
+    ) -> Result<pb::ListDecksResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_public_decks)
+    }
+
+    /// Changes a saved deck of the caller's.
+    pub async fn update_deck(
+        &self,
+        request: pb::UpdateDeckRequest,
+    ) -> Result<pb::SaveDeckResponse, ServiceError> {
+        rpc!(self, Once, request, update_deck)
+    }
+
+    /// Deletes a saved deck of the caller's.
+    pub async fn delete_deck(
+        &self,
+        request: pb::DeleteDeckRequest,
+    ) -> Result<pb::DeleteDeckResponse, ServiceError> {
+        rpc!(self, Idempotent, request, delete_deck)
+    }
+
+    /// Opens a shared deck by its share code.
+    pub async fn get_shared_deck(
+        &self,
+        request: pb::GetSharedDeckRequest,
+    ) -> Result<pb::SharedDeck, ServiceError> {
+        rpc!(self, Idempotent, request, get_shared_deck)
+    }
+
+    /// Returns a saved deck in the game's share and export formats.
+    pub async fn export_saved_deck(
+        &self,
+        request: pb::ExportSavedDeckRequest,
+    ) -> Result<pb::SharedDeck, ServiceError> {
+        rpc!(self, Idempotent, request, export_saved_deck)
     }
 }
