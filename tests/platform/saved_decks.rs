@@ -593,3 +593,213 @@ async fn the_ownership_matrix_on_a_private_and_then_a_public_deck() {
     let (status, _) = send(client.get(&url), Some(&callers.owner)).await;
     assert_eq!(status, 404, "deleted");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deck_sets_synced_piles_read_and_write_their_saved_decks() {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    let ana = ownership::session(&client, api, "ana").await;
+    let bo = ownership::session(&client, api, "bob").await;
+    let save_deck = |token: String, name: &'static str, copies: u32| {
+        let client = client.clone();
+        let url = format!("{api}/lor/decks");
+        async move {
+            let (status, body) = send(
+                client
+                    .post(url)
+                    .json(&json!({"name": name, "piles": [garen(copies)]})),
+                Some(&token),
+            )
+            .await;
+            assert_eq!(status, 201, "{body}");
+            body["deck"]["id"].as_str().expect("an id").to_owned()
+        }
+    };
+    let first = save_deck(ana.clone(), "First", 3).await;
+    let second = save_deck(ana.clone(), "Second", 2).await;
+    let bos = save_deck(bo.clone(), "Bo's", 1).await;
+
+    // Saving the set writes the synced piles back to their decks.
+    let (status, saved) = send(
+        client.post(format!("{api}/lor/decksets")).json(&json!({
+            "name": "Worlds lineup",
+            "piles": [
+                {"name": "Deck 1", "cards": {"01DE012": 1}, "syncedDeck": first},
+                {"name": "Deck 2", "cards": {"01DE012": 2}, "syncedDeck": second},
+                {"name": "Deck 3", "cards": {"01DE012": 3}},
+            ],
+            "rules": {"decksetRule": "lor-riot-lock"},
+        })),
+        Some(&ana),
+    )
+    .await;
+    assert_eq!(status, 201, "{saved}");
+    let set = &saved["deckSet"];
+    assert!(set["id"].as_str().expect("an id").starts_with("ds_"));
+    assert_eq!(set["layout"], "multi-deck");
+    assert_eq!(set["piles"][0]["syncedDeck"], first.as_str());
+    let warnings: Vec<&str> = saved["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .filter_map(|warning| warning["message"].as_str())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "Garen is in deck 1 and deck 2.",
+            "Deck 1 and deck 2 both use Demacia.",
+            "Garen is in deck 1 and deck 3.",
+            "Deck 1 and deck 3 both use Demacia.",
+        ],
+        "the Riot lock deck set rule on the lineup"
+    );
+    let (_, deck) = send(client.get(format!("{api}/lor/decks/{first}")), Some(&ana)).await;
+    assert_eq!(
+        deck["deck"]["piles"][0]["cards"],
+        json!({"01DE012": 1}),
+        "written back"
+    );
+
+    // Changing the saved deck shows in the set.
+    let (status, _) = send(
+        client
+            .patch(format!("{api}/lor/decks/{second}"))
+            .json(&json!({"piles": [garen(3)]})),
+        Some(&ana),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let url = format!("{api}/lor/decksets/{}", set["id"].as_str().expect("an id"));
+    let (status, read) = send(client.get(&url), Some(&ana)).await;
+    assert_eq!(status, 200, "{read}");
+    assert_eq!(read["deckSet"]["piles"][1]["cards"], json!({"01DE012": 3}));
+    assert_eq!(read["deckSet"]["piles"][2]["cards"], json!({"01DE012": 3}));
+
+    // A public set shows others the cards it was saved with, never a private deck's current ones.
+    let (status, _) = send(
+        client.patch(&url).json(&json!({"public": true})),
+        Some(&ana),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, seen) = send(client.get(&url), Some(&bo)).await;
+    assert_eq!(status, 200, "{seen}");
+    assert_eq!(seen["deckSet"]["piles"][1]["cards"], json!({"01DE012": 2}));
+
+    // A pile synced to someone else's deck is refused, and nothing is written.
+    let (status, refused) = send(
+        client.post(format!("{api}/lor/decksets")).json(&json!({
+            "name": "Borrowed",
+            "piles": [{"cards": {"01DE012": 3}, "syncedDeck": bos},
+                      {"cards": {"01DE012": 3}, "syncedDeck": first}],
+        })),
+        Some(&ana),
+    )
+    .await;
+    assert_eq!(status, 404, "{refused}");
+    let (_, deck) = send(client.get(format!("{api}/lor/decks/{first}")), Some(&ana)).await;
+    assert_eq!(
+        deck["deck"]["piles"][0]["cards"],
+        json!({"01DE012": 1}),
+        "unchanged"
+    );
+    // A deck's own piles do not sync.
+    let (status, body) = send(
+        client.post(format!("{api}/lor/decks")).json(&json!({
+            "name": "Not a set", "piles": [{"cards": {}, "syncedDeck": first}]
+        })),
+        Some(&ana),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["details"]["field"], "piles[0].syncedDeck");
+
+    // Deleting the set leaves its decks.
+    let (status, _) = send(client.delete(&url), Some(&ana)).await;
+    assert_eq!(status, 204);
+    let (status, _) = send(client.get(format!("{api}/lor/decks/{first}")), Some(&ana)).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_ownership_matrix_on_a_private_and_then_a_public_deck_set() {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    let callers = Callers::make(&client, api, "owner").await;
+    let (status, made) = send(
+        client
+            .post(format!("{api}/lor/decksets"))
+            .json(&json!({"name": "Lineup", "piles": [garen(3), garen(2)]})),
+        Some(&callers.owner),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let url = format!(
+        "{api}/lor/decksets/{}",
+        made["deckSet"]["id"].as_str().expect("an id")
+    );
+    let rename = || client.patch(&url).json(&json!({"name": "Renamed"}));
+    callers
+        .expect(
+            "reading a private deck set",
+            &[
+                (Who::Owner, 200),
+                (Who::Other, 404),
+                (Who::Anonymous, 404),
+                (Who::ReadOnly, 200),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+            ],
+            || client.get(&url),
+        )
+        .await;
+    callers
+        .expect(
+            "changing a private deck set",
+            &[
+                (Who::Other, 404),
+                (Who::Anonymous, 401),
+                (Who::ReadOnly, 403),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+                (Who::Owner, 200),
+            ],
+            rename,
+        )
+        .await;
+    let (status, _) = send(
+        client.patch(&url).json(&json!({"public": true})),
+        Some(&callers.owner),
+    )
+    .await;
+    assert_eq!(status, 200);
+    callers
+        .expect(
+            "reading a public deck set",
+            &[
+                (Who::Owner, 200),
+                (Who::Other, 200),
+                (Who::Anonymous, 200),
+                (Who::ReadOnly, 200),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+            ],
+            || client.get(&url),
+        )
+        .await;
+    callers
+        .expect(
+            "deleting a public deck set",
+            &[
+                (Who::Other, 403),
+                (Who::Anonymous, 401),
+                (Who::ReadOnly, 403),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+                (Who::Owner, 204),
+            ],
+            || client.delete(&url),
+        )
+        .await;
+}

@@ -15,6 +15,7 @@ use crate::ApiError;
 pub mod accounts;
 pub mod catalog;
 pub mod deck_checks;
+pub mod deck_sets;
 pub mod decks;
 pub mod formats;
 pub mod rulesets;
@@ -32,6 +33,7 @@ pub fn routes() -> Router<AppState> {
         .merge(accounts::routes())
         .merge(catalog::routes())
         .merge(deck_checks::routes())
+        .merge(deck_sets::routes())
         .merge(decks::routes())
         .merge(formats::routes())
         .merge(rulesets::routes())
@@ -46,6 +48,7 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
         accounts::AccountsDoc::openapi(),
         catalog::CatalogDoc::openapi(),
         deck_checks::DeckChecksDoc::openapi(),
+        deck_sets::DeckSetsDoc::openapi(),
         decks::DecksDoc::openapi(),
         formats::FormatsDoc::openapi(),
         rulesets::RulesetsDoc::openapi(),

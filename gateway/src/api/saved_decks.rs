@@ -45,8 +45,8 @@ pub struct SavedDecksDoc;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct PageQuery {
-    page_size: Option<u32>,
-    page_token: Option<String>,
+    pub(crate) page_size: Option<u32>,
+    pub(crate) page_token: Option<String>,
 }
 
 /// The query of a profile's listing.
@@ -103,6 +103,8 @@ pub struct SavedPileBody {
     order: Option<u32>,
     /// What its panel shows.
     view: Option<PileViewBody>,
+    /// In a deck set: the id of the saved deck of yours this pile is synced to.
+    synced_deck: Option<String>,
 }
 
 /// The rules a deck is checked with.
@@ -143,7 +145,7 @@ pub struct ChangeDeckBody {
     rules: Option<DeckRulesBody>,
 }
 
-fn bad_field(field: &str, message: String) -> ApiError {
+pub(crate) fn bad_field(field: &str, message: String) -> ApiError {
     ApiError::invalid_argument(format!("`{field}`: {message}"))
         .with_details(json!({"field": field}))
 }
@@ -262,13 +264,13 @@ pub(crate) fn piles(bodies: Vec<SavedPileBody>) -> Result<Vec<pb::SavedPile>, Ap
                     curve: view.curve.unwrap_or(true),
                     footer: view.footer.unwrap_or(true),
                 }),
-                synced_deck: None,
+                synced_deck: body.synced_deck,
             })
         })
         .collect()
 }
 
-fn rules(body: DeckRulesBody) -> pb::DeckRules {
+pub(crate) fn rules(body: DeckRulesBody) -> pb::DeckRules {
     pb::DeckRules {
         card_rule: body.card_rule.map(rule_ref),
         deck_rule: body.deck_rule.map(rule_ref),
@@ -325,7 +327,7 @@ pub(crate) fn rules_json(rules: Option<&pb::DeckRules>) -> Value {
 }
 
 /// Writes a saved deck as the API shows it.
-fn deck_json(deck: &pb::SavedDeck) -> Value {
+pub(crate) fn deck_json(deck: &pb::SavedDeck) -> Value {
     json!({
         "id": deck.id,
         "game": proto::game::from_wire(deck.game).map(proto::game::Game::name),

@@ -1,9 +1,12 @@
--- Saved decks. Portable across PostgreSQL and SQLite: times are BIGINT unix milliseconds,
--- flags BIGINT 0 or 1, piles and rules JSON text (read and checked by the service).
+-- Saved decks and deck sets (a multi-deck layout's piles saved together as a lineup).
+-- Portable across PostgreSQL and SQLite: times are BIGINT unix milliseconds, flags BIGINT 0 or
+-- 1, piles and rules JSON text (read and checked by the service).
 
 CREATE TABLE decks_saved (
-    -- Opaque and stable (`dk_…`): a save by name that replaces a deck keeps it.
+    -- Opaque and stable (`dk_…`, `ds_…`): a save by name that replaces a deck keeps it.
     id TEXT PRIMARY KEY,
+    -- `deck` or `deckset`: the two share every column but are named and listed apart.
+    kind TEXT NOT NULL,
     -- The game's short name (`lor`, `pokemon`, `riftbound`).
     game TEXT NOT NULL,
     -- The owning account's id, and its username as typed at sign-up (usernames never change).
@@ -18,16 +21,18 @@ CREATE TABLE decks_saved (
     -- The piles as a JSON array, the rules as a JSON object.
     piles TEXT NOT NULL,
     rules TEXT NOT NULL,
-    -- Copies that count, kept beside the piles so listings need not read them.
+    -- Copies that count, kept beside the piles so listings need not read them (a deck set's
+    -- are its decks' together).
     main_count BIGINT NOT NULL,
     sideboard_count BIGINT NOT NULL,
     create_time BIGINT NOT NULL,
     update_time BIGINT NOT NULL
 );
 
--- One deck per name on an account and game, whatever the case: a save by name finds it here.
-CREATE UNIQUE INDEX decks_saved_by_name ON decks_saved (owner, game, name_key);
+-- One deck (or deck set) per name on an account and game, whatever the case: a save by name
+-- finds it here.
+CREATE UNIQUE INDEX decks_saved_by_name ON decks_saved (owner, game, kind, name_key);
 -- The owner's listing, newest first.
-CREATE INDEX decks_saved_by_owner ON decks_saved (owner, game, update_time, id);
+CREATE INDEX decks_saved_by_owner ON decks_saved (owner, game, kind, update_time, id);
 -- A profile's listing.
-CREATE INDEX decks_saved_by_owner_name ON decks_saved (owner_name, public, update_time, id);
+CREATE INDEX decks_saved_by_owner_name ON decks_saved (owner_name, kind, public, update_time, id);

@@ -14,7 +14,8 @@ use crate::domain::format::{
     Authority, Card, CardId, CardRuling, CopyLimit, Deck, Format, Problem, Report, TabooListRef,
     parse_moment,
 };
-use crate::saved::{SavedDecks, deck_to_proto};
+use crate::domain::saved::Kind;
+use crate::saved::{ChangeInput, SaveInput, SavedDecks, deck_to_proto, next_page_token};
 
 /// The `DeckService` implementation.
 #[derive(Debug, Clone)]
@@ -213,8 +214,22 @@ impl DeckService for Api {
         let (caller, bearer) = who(&request)?;
         let request = request.into_inner();
         let game = game(request.game)?;
-        let saved = self.saved.save(&caller, bearer, game, request).await?;
-        Ok(Response::new(saved))
+        let input = SaveInput {
+            name: request.name,
+            public: request.public,
+            layout: request.layout,
+            piles: request.piles,
+            rules: request.rules,
+        };
+        let saved = self
+            .saved
+            .save(Kind::Deck, &caller, bearer, game, input)
+            .await?;
+        Ok(Response::new(pb::SaveDeckResponse {
+            deck: Some(deck_to_proto(&saved.deck)),
+            replaced: saved.replaced,
+            warnings: saved.warnings,
+        }))
     }
 
     async fn get_deck(
@@ -225,7 +240,7 @@ impl DeckService for Api {
         let request = request.into_inner();
         let deck = self
             .saved
-            .get(&caller, game(request.game)?, &request.id)
+            .get(Kind::Deck, &caller, game(request.game)?, &request.id)
             .await?;
         Ok(Response::new(pb::SavedDeckResponse {
             deck: Some(deck_to_proto(&deck)),
@@ -241,13 +256,17 @@ impl DeckService for Api {
         let page = self
             .saved
             .list(
+                Kind::Deck,
                 &caller,
                 game(request.game)?,
                 request.page_size,
                 &request.page_token,
             )
             .await?;
-        Ok(Response::new(page))
+        Ok(Response::new(pb::ListDecksResponse {
+            decks: page.items.iter().map(deck_to_proto).collect(),
+            next_page_token: next_page_token(&page),
+        }))
     }
 
     async fn list_public_decks(
@@ -256,7 +275,10 @@ impl DeckService for Api {
     ) -> Result<Response<pb::ListDecksResponse>, Status> {
         let caller = Caller::of(&request);
         let page = self.saved.list_public(&caller, request.get_ref()).await?;
-        Ok(Response::new(page))
+        Ok(Response::new(pb::ListDecksResponse {
+            decks: page.items.iter().map(deck_to_proto).collect(),
+            next_page_token: next_page_token(&page),
+        }))
     }
 
     async fn update_deck(
@@ -266,8 +288,24 @@ impl DeckService for Api {
         let (caller, bearer) = who(&request)?;
         let request = request.into_inner();
         let game = game(request.game)?;
-        let saved = self.saved.update(&caller, bearer, game, request).await?;
-        Ok(Response::new(saved))
+        let input = ChangeInput {
+            id: request.id,
+            name: request.name,
+            public: request.public,
+            layout: request.layout,
+            piles: request.piles,
+            replace_piles: request.replace_piles,
+            rules: request.rules,
+        };
+        let changed = self
+            .saved
+            .update(Kind::Deck, &caller, bearer, game, input)
+            .await?;
+        Ok(Response::new(pb::SaveDeckResponse {
+            deck: Some(deck_to_proto(&changed.deck)),
+            replaced: false,
+            warnings: changed.warnings,
+        }))
     }
 
     async fn delete_deck(
@@ -277,9 +315,110 @@ impl DeckService for Api {
         let caller = Caller::of(&request);
         let request = request.into_inner();
         self.saved
-            .delete(&caller, game(request.game)?, &request.id)
+            .delete(Kind::Deck, &caller, game(request.game)?, &request.id)
             .await?;
         Ok(Response::new(pb::DeleteDeckResponse {}))
+    }
+
+    async fn save_deck_set(
+        &self,
+        request: Request<pb::SaveDeckSetRequest>,
+    ) -> Result<Response<pb::SaveDeckSetResponse>, Status> {
+        let (caller, bearer) = who(&request)?;
+        let request = request.into_inner();
+        let game = game(request.game)?;
+        let input = SaveInput {
+            name: request.name,
+            public: request.public,
+            layout: pb::DeckLayout::MultiDeck.into(),
+            piles: request.piles,
+            rules: request.rules,
+        };
+        let saved = self
+            .saved
+            .save(Kind::DeckSet, &caller, bearer, game, input)
+            .await?;
+        Ok(Response::new(pb::SaveDeckSetResponse {
+            deck_set: Some(deck_to_proto(&saved.deck)),
+            replaced: saved.replaced,
+            warnings: saved.warnings,
+        }))
+    }
+
+    async fn get_deck_set(
+        &self,
+        request: Request<pb::GetDeckSetRequest>,
+    ) -> Result<Response<pb::DeckSetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let set = self
+            .saved
+            .get(Kind::DeckSet, &caller, game(request.game)?, &request.id)
+            .await?;
+        Ok(Response::new(pb::DeckSetResponse {
+            deck_set: Some(deck_to_proto(&set)),
+        }))
+    }
+
+    async fn list_deck_sets(
+        &self,
+        request: Request<pb::ListDeckSetsRequest>,
+    ) -> Result<Response<pb::ListDeckSetsResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let page = self
+            .saved
+            .list(
+                Kind::DeckSet,
+                &caller,
+                game(request.game)?,
+                request.page_size,
+                &request.page_token,
+            )
+            .await?;
+        Ok(Response::new(pb::ListDeckSetsResponse {
+            deck_sets: page.items.iter().map(deck_to_proto).collect(),
+            next_page_token: next_page_token(&page),
+        }))
+    }
+
+    async fn update_deck_set(
+        &self,
+        request: Request<pb::UpdateDeckSetRequest>,
+    ) -> Result<Response<pb::SaveDeckSetResponse>, Status> {
+        let (caller, bearer) = who(&request)?;
+        let request = request.into_inner();
+        let game = game(request.game)?;
+        let input = ChangeInput {
+            id: request.id,
+            name: request.name,
+            public: request.public,
+            layout: None,
+            piles: request.piles,
+            replace_piles: request.replace_piles,
+            rules: request.rules,
+        };
+        let changed = self
+            .saved
+            .update(Kind::DeckSet, &caller, bearer, game, input)
+            .await?;
+        Ok(Response::new(pb::SaveDeckSetResponse {
+            deck_set: Some(deck_to_proto(&changed.deck)),
+            replaced: false,
+            warnings: changed.warnings,
+        }))
+    }
+
+    async fn delete_deck_set(
+        &self,
+        request: Request<pb::DeleteDeckSetRequest>,
+    ) -> Result<Response<pb::DeleteDeckSetResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        self.saved
+            .delete(Kind::DeckSet, &caller, game(request.game)?, &request.id)
+            .await?;
+        Ok(Response::new(pb::DeleteDeckSetResponse {}))
     }
 
     async fn get_shared_deck(
@@ -306,7 +445,7 @@ impl DeckService for Api {
         let request = request.into_inner();
         let deck = self
             .saved
-            .get(&caller, game(request.game)?, &request.id)
+            .get(Kind::Deck, &caller, game(request.game)?, &request.id)
             .await?;
         Ok(Response::new(
             crate::share::saved(&self.catalog, &deck).await?,

@@ -1,5 +1,7 @@
-//! The saved-deck RPCs: decks saved by name, read, listed a page at a time, changed and
-//! deleted, through the one ownership rule (`kit::access`).
+//! The saved-deck and deck-set RPCs: decks and lineups saved by name, read, listed a page at a
+//! time, changed and deleted, through the one ownership rule (`kit::access`). A deck set's pile
+//! may be synced to a saved deck: reading the set shows that deck's current cards, saving the
+//! set writes the pile back to it (the caller must own it).
 //!
 //! A deck is private unless made public; a private deck is *not found* for everyone but its
 //! owner. Saving (or changing the piles or rules of) a deck runs its rules in the scripts
@@ -19,16 +21,59 @@ use proto::scripts::v1 as scripts_pb;
 
 use crate::domain::page::{Cursor, page_size};
 use crate::domain::saved::{
-    DeckContent, DeckId, DeckName, DeckRules, Layout, Owner, Pile, PileRole, PileView, RuleRef,
-    SavedCard, SavedDeck, SavedDeckError,
+    DeckContent, DeckId, DeckName, DeckRules, Kind, Layout, Owner, Pile, PileRole, PileView,
+    RuleRef, SavedCard, SavedDeck, SavedDeckError, sync_back, synced_cards,
 };
 use crate::error::Error;
 use crate::store::{DeckPatch, DeckStore, Page};
 
-/// What the errors of this module call a saved deck.
-const KIND: &str = "deck";
+/// What a save is given, whatever its kind (a deck set's layout is always multi-deck).
+#[derive(Debug, Clone, Default)]
+pub struct SaveInput {
+    /// The name as typed.
+    pub name: String,
+    /// Whether anyone may see it.
+    pub public: bool,
+    /// The layout, as on the wire.
+    pub layout: i32,
+    /// The piles, as on the wire.
+    pub piles: Vec<pb::SavedPile>,
+    /// The rules, as on the wire.
+    pub rules: Option<pb::DeckRules>,
+}
 
-/// The saved decks of the service: the store, and the scripts service that runs their rules.
+/// What a change is given, whatever its kind.
+#[derive(Debug, Clone, Default)]
+pub struct ChangeInput {
+    /// The id as given.
+    pub id: String,
+    /// A new name.
+    pub name: Option<String>,
+    /// A new visibility.
+    pub public: Option<bool>,
+    /// A new layout, as on the wire.
+    pub layout: Option<i32>,
+    /// New piles, used when `replace_piles`.
+    pub piles: Vec<pb::SavedPile>,
+    /// Whether `piles` replaces the piles.
+    pub replace_piles: bool,
+    /// New rules.
+    pub rules: Option<pb::DeckRules>,
+}
+
+/// A deck (or deck set) saved or changed, and the warnings it still has.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// As stored.
+    pub deck: SavedDeck,
+    /// Whether a save replaced one of the same name.
+    pub replaced: bool,
+    /// The warnings of its rules.
+    pub warnings: Vec<pb::DeckWarning>,
+}
+
+/// The saved decks and deck sets of the service: the store, and the scripts service that runs
+/// their rules.
 #[derive(Debug, Clone)]
 pub struct SavedDecks {
     store: DeckStore,
@@ -41,83 +86,108 @@ impl SavedDecks {
         Self { store, scripts }
     }
 
-    /// Returns the store, for the deck sets that sync piles to saved decks.
-    pub fn store(&self) -> &DeckStore {
-        &self.store
-    }
-
-    /// Saves a deck of the caller's by name.
+    /// Saves a deck or deck set of the caller's by name. A deck set's synced piles write their
+    /// cards back to their saved decks first, each of which the caller must own.
     pub async fn save(
         &self,
+        kind: Kind,
         caller: &Caller,
         bearer: Option<Bearer>,
         game: Game,
-        request: pb::SaveDeckRequest,
-    ) -> Result<pb::SaveDeckResponse, Error> {
+        input: SaveInput,
+    ) -> Result<Outcome, Error> {
         let owner = access::creator(caller).map_err(Error::CannotCreate)?;
-        let name = DeckName::parse(&request.name)?;
+        let name = DeckName::parse(&input.name)?;
         let content = DeckContent {
-            layout: layout_from_proto(request.layout)?,
-            piles: piles_from_proto(&request.piles)?,
-            rules: rules_from_proto(request.rules)?,
+            layout: match kind {
+                Kind::Deck => layout_from_proto(input.layout)?,
+                Kind::DeckSet => Layout::MultiDeck,
+            },
+            piles: piles_from_proto(&input.piles)?,
+            rules: rules_from_proto(input.rules),
         };
-        content.check(game)?;
+        content.check_as(kind, game)?;
         let warnings = self.warnings(bearer, game, &content).await?;
+        let now = SystemTime::now();
+        self.write_synced(caller, game, &content.piles, now).await?;
         let saved = self
             .store
             .save(
+                kind,
                 Owner {
                     id: &owner.id,
                     username: &owner.username,
                 },
                 game,
                 &name,
-                request.public,
+                input.public,
                 &content,
-                SystemTime::now(),
+                now,
             )
             .await?;
-        Ok(pb::SaveDeckResponse {
-            deck: Some(deck_to_proto(&saved.deck)),
+        Ok(Outcome {
+            deck: saved.deck,
             replaced: saved.replaced,
             warnings,
         })
     }
 
-    /// Returns a deck the caller may see.
-    pub async fn get(&self, caller: &Caller, game: Game, id: &str) -> Result<SavedDeck, Error> {
-        let deck = self.of_game(game, id).await?;
+    /// Returns a deck or deck set the caller may see; a deck set's synced piles show their
+    /// saved decks' current cards.
+    pub async fn get(
+        &self,
+        kind: Kind,
+        caller: &Caller,
+        game: Game,
+        id: &str,
+    ) -> Result<SavedDeck, Error> {
+        let deck = self.of_game(kind, game, id).await?;
         access::check(caller, Action::Read, deck.as_ref().map(owned)).map_err(|denied| {
             Error::Denied {
                 denied,
-                kind: KIND,
+                kind: kind.noun(),
                 id: id.to_owned(),
             }
         })?;
-        deck.ok_or_else(|| not_found(id))
+        let mut deck = deck.ok_or_else(|| not_found(kind, id))?;
+        self.show_synced(caller, &mut deck).await?;
+        Ok(deck)
     }
 
-    /// Returns a page of the caller's decks of `game`: an anonymous caller has none to list
-    /// (401), a token that may not read sees none of its account's.
+    /// Returns a page of the caller's decks (or deck sets) of `game`: an anonymous caller has
+    /// none to list (401), a token that may not read sees none of its account's.
     pub async fn list(
         &self,
+        kind: Kind,
         caller: &Caller,
         game: Game,
         page_size_asked: u32,
         page_token: &str,
-    ) -> Result<pb::ListDecksResponse, Error> {
+    ) -> Result<Page<SavedDeck>, Error> {
         if caller.account().is_none() {
             return Err(Error::CannotCreate(access::Denied::Unauthenticated));
         }
         let after = Cursor::parse(page_token)?;
         let Some(viewer) = access::viewer(caller) else {
-            return Ok(pb::ListDecksResponse::default());
+            return Ok(Page {
+                items: Vec::new(),
+                next: None,
+            });
         };
-        let page = self
+        let mut page = self
             .store
-            .list_own(viewer, game, after.as_ref(), page_size(page_size_asked))
+            .list_own(
+                kind,
+                viewer,
+                game,
+                after.as_ref(),
+                page_size(page_size_asked),
+            )
             .await?;
-        Ok(list_response(page))
+        for deck in &mut page.items {
+            self.show_synced(caller, deck).await?;
+        }
+        Ok(page)
     }
 
     /// Returns a page of the public decks of `username` (as typed at sign-up), of `game` when
@@ -126,12 +196,13 @@ impl SavedDecks {
         &self,
         caller: &Caller,
         request: &pb::ListPublicDecksRequest,
-    ) -> Result<pb::ListDecksResponse, Error> {
+    ) -> Result<Page<SavedDeck>, Error> {
         let after = Cursor::parse(&request.page_token)?;
         let game = proto::game::from_wire(request.game);
         let mut page = self
             .store
             .list_public(
+                Kind::Deck,
                 &request.username,
                 game,
                 after.as_ref(),
@@ -141,31 +212,32 @@ impl SavedDecks {
         // Public, so readable by anyone; asked all the same, as every read is.
         page.items
             .retain(|deck| access::check(caller, Action::Read, Some(owned(deck))).is_ok());
-        Ok(list_response(page))
+        Ok(page)
     }
 
-    /// Changes a deck of the caller's; its rules run again when its piles, layout or rules
-    /// change.
+    /// Changes a deck or deck set of the caller's; its rules run again when its piles, layout
+    /// or rules change, and a deck set's synced piles write back.
     pub async fn update(
         &self,
+        kind: Kind,
         caller: &Caller,
         bearer: Option<Bearer>,
         game: Game,
-        request: pb::UpdateDeckRequest,
-    ) -> Result<pb::SaveDeckResponse, Error> {
-        let deck = self.changeable(caller, game, &request.id).await?;
+        input: ChangeInput,
+    ) -> Result<Outcome, Error> {
+        let deck = self.changeable(kind, caller, game, &input.id).await?;
         let patch = DeckPatch {
-            name: request.name.as_deref().map(DeckName::parse).transpose()?,
-            public: request.public,
-            layout: request.layout.map(layout_from_proto).transpose()?,
-            piles: request
+            name: input.name.as_deref().map(DeckName::parse).transpose()?,
+            public: input.public,
+            layout: match kind {
+                Kind::Deck => input.layout.map(layout_from_proto).transpose()?,
+                Kind::DeckSet => None,
+            },
+            piles: input
                 .replace_piles
-                .then(|| piles_from_proto(&request.piles))
+                .then(|| piles_from_proto(&input.piles))
                 .transpose()?,
-            rules: request
-                .rules
-                .map(|rules| rules_from_proto(Some(rules)))
-                .transpose()?,
+            rules: input.rules.map(|rules| rules_from_proto(Some(rules))),
         };
         let content_changes =
             patch.layout.is_some() || patch.piles.is_some() || patch.rules.is_some();
@@ -180,51 +252,113 @@ impl SavedDecks {
                 .clone()
                 .unwrap_or_else(|| deck.content.rules.clone()),
         };
-        content.check(game)?;
+        content.check_as(kind, game)?;
         let warnings = if content_changes {
             self.warnings(bearer, game, &content).await?
         } else {
             Vec::new()
         };
+        let now = SystemTime::now();
+        if let Some(piles) = &patch.piles {
+            self.write_synced(caller, game, piles, now).await?;
+        }
         let updated = self
             .store
-            .update(&deck.id, patch, SystemTime::now())
+            .update(kind, &deck.id, patch, now)
             .await?
-            .ok_or_else(|| not_found(&request.id))?;
-        Ok(pb::SaveDeckResponse {
-            deck: Some(deck_to_proto(&updated)),
+            .ok_or_else(|| not_found(kind, &input.id))?;
+        Ok(Outcome {
+            deck: updated,
             replaced: false,
             warnings,
         })
     }
 
-    /// Deletes a deck of the caller's.
-    pub async fn delete(&self, caller: &Caller, game: Game, id: &str) -> Result<(), Error> {
-        let deck = self.changeable(caller, game, id).await?;
-        self.store.delete(&deck.id).await?;
+    /// Deletes a deck or deck set of the caller's (a deck set's synced decks stay).
+    pub async fn delete(
+        &self,
+        kind: Kind,
+        caller: &Caller,
+        game: Game,
+        id: &str,
+    ) -> Result<(), Error> {
+        let deck = self.changeable(kind, caller, game, id).await?;
+        self.store.delete(kind, &deck.id).await?;
         Ok(())
     }
 
-    /// Returns the deck `id` of `game`, if there is one.
-    async fn of_game(&self, game: Game, id: &str) -> Result<Option<SavedDeck>, Error> {
+    /// Returns the `kind` `id` of `game`, if there is one.
+    async fn of_game(&self, kind: Kind, game: Game, id: &str) -> Result<Option<SavedDeck>, Error> {
         Ok(self
             .store
-            .get(&DeckId(id.to_owned()))
+            .get(kind, &DeckId(id.to_owned()))
             .await?
             .filter(|deck| deck.game == game))
     }
 
-    /// Returns the deck `id` if the caller may change it.
-    async fn changeable(&self, caller: &Caller, game: Game, id: &str) -> Result<SavedDeck, Error> {
-        let deck = self.of_game(game, id).await?;
+    /// Returns the `kind` `id` if the caller may change it.
+    async fn changeable(
+        &self,
+        kind: Kind,
+        caller: &Caller,
+        game: Game,
+        id: &str,
+    ) -> Result<SavedDeck, Error> {
+        let deck = self.of_game(kind, game, id).await?;
         access::check(caller, Action::Change, deck.as_ref().map(owned)).map_err(|denied| {
             Error::Denied {
                 denied,
-                kind: KIND,
+                kind: kind.noun(),
                 id: id.to_owned(),
             }
         })?;
-        deck.ok_or_else(|| not_found(id))
+        deck.ok_or_else(|| not_found(kind, id))
+    }
+
+    /// Writes each synced pile's cards back to its saved deck, which the caller must be able
+    /// to change; a deck whose cards already match is left as it is. Every deck is checked
+    /// before the first is written, so a refusal writes nothing.
+    async fn write_synced(
+        &self,
+        caller: &Caller,
+        game: Game,
+        piles: &[Pile],
+        now: SystemTime,
+    ) -> Result<(), Error> {
+        let mut writes = Vec::new();
+        for pile in piles {
+            let Some(id) = &pile.synced_deck else {
+                continue;
+            };
+            let mut deck = self.changeable(Kind::Deck, caller, game, id).await?;
+            if synced_cards(&deck.content.piles) == pile.cards {
+                continue;
+            }
+            deck.content.piles = sync_back(&deck.content.piles, &pile.cards);
+            deck.update_time = now;
+            writes.push(deck);
+        }
+        for deck in &writes {
+            self.store.write(deck).await?;
+        }
+        Ok(())
+    }
+
+    /// Shows in each synced pile of a deck set its saved deck's current cards, when the caller
+    /// may see that deck; otherwise (or when it is gone) the cards the set was saved with.
+    async fn show_synced(&self, caller: &Caller, deck: &mut SavedDeck) -> Result<(), Error> {
+        for pile in &mut deck.content.piles {
+            let Some(id) = &pile.synced_deck else {
+                continue;
+            };
+            let synced = self.of_game(Kind::Deck, deck.game, id).await?;
+            if let Some(synced) = synced
+                && access::check(caller, Action::Read, Some(owned(&synced))).is_ok()
+            {
+                pile.cards = synced_cards(&synced.content.piles);
+            }
+        }
+        Ok(())
     }
 
     /// Runs the deck's rules and returns its warning list; none without rules.
@@ -321,22 +455,20 @@ pub fn owned(deck: &SavedDeck) -> Owned<'_> {
     }
 }
 
-fn not_found(id: &str) -> Error {
+fn not_found(kind: Kind, id: &str) -> Error {
     Error::Denied {
         denied: access::Denied::NotFound,
-        kind: KIND,
+        kind: kind.noun(),
         id: id.to_owned(),
     }
 }
 
-fn list_response(page: Page<SavedDeck>) -> pb::ListDecksResponse {
-    pb::ListDecksResponse {
-        decks: page.items.iter().map(deck_to_proto).collect(),
-        next_page_token: page
-            .next
-            .map(|cursor| cursor.to_token())
-            .unwrap_or_default(),
-    }
+/// Returns the token of the page after `page`: empty on the last.
+pub fn next_page_token<T>(page: &Page<T>) -> String {
+    page.next
+        .as_ref()
+        .map(|cursor| cursor.to_token())
+        .unwrap_or_default()
 }
 
 /// Writes a saved deck as it goes on the wire; its owner by username.
@@ -455,13 +587,13 @@ pub fn pile_to_proto(pile: &Pile) -> pb::SavedPile {
 }
 
 /// Reads rules from the wire; absent: none.
-pub fn rules_from_proto(rules: Option<pb::DeckRules>) -> Result<DeckRules, Error> {
+pub fn rules_from_proto(rules: Option<pb::DeckRules>) -> DeckRules {
     let rules = rules.unwrap_or_default();
-    Ok(DeckRules {
+    DeckRules {
         card_rule: rules.card_rule.as_ref().map(rule_from_proto),
         deck_rule: rules.deck_rule.as_ref().map(rule_from_proto),
         deckset_rule: rules.deckset_rule.as_ref().map(rule_from_proto),
-    })
+    }
 }
 
 /// Writes rules as they go on the wire.

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use decks::Error;
 use decks::domain::page::Cursor;
-use decks::domain::saved::{DeckContent, DeckName, Layout, Owner, Pile, PileRole, SavedCard};
+use decks::domain::saved::{DeckContent, DeckName, Kind, Layout, Owner, Pile, PileRole, SavedCard};
 use decks::store::{DeckPatch, DeckStore};
 use kit::testing::TestDatabase;
 use proto::game::Game;
@@ -30,6 +30,7 @@ on_both_databases!(
     pages_list_every_deck_once_newest_first,
     a_profile_lists_only_public_decks,
     a_deleted_deck_is_gone,
+    a_deck_and_a_deck_set_of_one_name_are_two,
 );
 
 /// A fixed clock start, so times compare exactly (stored to the millisecond).
@@ -89,6 +90,7 @@ async fn a_save_with_a_name_in_use_replaces_that_deck_whatever_the_case(database
     let store = store(&database).await;
     let first = store
         .save(
+            Kind::Deck,
             owner("acc_ana"),
             Game::Lor,
             &name("Zed Aggro"),
@@ -101,6 +103,7 @@ async fn a_save_with_a_name_in_use_replaces_that_deck_whatever_the_case(database
     assert!(!first.replaced);
     let second = store
         .save(
+            Kind::Deck,
             owner("acc_ana"),
             Game::Lor,
             &name("ZED aggro"),
@@ -113,7 +116,7 @@ async fn a_save_with_a_name_in_use_replaces_that_deck_whatever_the_case(database
     assert!(second.replaced, "the same name in another case replaces");
     assert_eq!(second.deck.id, first.deck.id, "the id is kept");
     let read = store
-        .get(&first.deck.id)
+        .get(Kind::Deck, &first.deck.id)
         .await
         .expect("read")
         .expect("there");
@@ -124,7 +127,7 @@ async fn a_save_with_a_name_in_use_replaces_that_deck_whatever_the_case(database
     assert_eq!(read.update_time, at(2));
     assert_eq!(read.content.counts().main, 2, "the maybeboard never counts");
     let page = store
-        .list_own("acc_ana", Game::Lor, None, 10)
+        .list_own(Kind::Deck, "acc_ana", Game::Lor, None, 10)
         .await
         .expect("listed");
     assert_eq!(page.items.len(), 1, "one deck, not two");
@@ -135,6 +138,7 @@ async fn saves_of_other_games_and_accounts_do_not_collide(database: TestDatabase
     let content = deck(&[("a", 1)]);
     let ana_lor = store
         .save(
+            Kind::Deck,
             owner("acc_ana"),
             Game::Lor,
             &name("Mine"),
@@ -146,6 +150,7 @@ async fn saves_of_other_games_and_accounts_do_not_collide(database: TestDatabase
         .expect("saved");
     let ana_pokemon = store
         .save(
+            Kind::Deck,
             owner("acc_ana"),
             Game::Pokemon,
             &name("Mine"),
@@ -157,6 +162,7 @@ async fn saves_of_other_games_and_accounts_do_not_collide(database: TestDatabase
         .expect("saved");
     let bo_lor = store
         .save(
+            Kind::Deck,
             owner("acc_bo"),
             Game::Lor,
             &name("Mine"),
@@ -175,6 +181,7 @@ async fn a_rename_to_a_name_in_use_is_refused_and_changes_nothing(database: Test
     let store = store(&database).await;
     store
         .save(
+            Kind::Deck,
             owner("acc_ana"),
             Game::Lor,
             &name("Taken"),
@@ -186,6 +193,7 @@ async fn a_rename_to_a_name_in_use_is_refused_and_changes_nothing(database: Test
         .expect("saved");
     let other = store
         .save(
+            Kind::Deck,
             owner("acc_ana"),
             Game::Lor,
             &name("Other"),
@@ -197,6 +205,7 @@ async fn a_rename_to_a_name_in_use_is_refused_and_changes_nothing(database: Test
         .expect("saved");
     let refused = store
         .update(
+            Kind::Deck,
             &other.deck.id,
             DeckPatch {
                 name: Some(name("TAKEN")),
@@ -211,7 +220,7 @@ async fn a_rename_to_a_name_in_use_is_refused_and_changes_nothing(database: Test
         "{refused:?}"
     );
     let read = store
-        .get(&other.deck.id)
+        .get(Kind::Deck, &other.deck.id)
         .await
         .expect("read")
         .expect("there");
@@ -219,6 +228,7 @@ async fn a_rename_to_a_name_in_use_is_refused_and_changes_nothing(database: Test
     assert!(!read.public);
     let renamed = store
         .update(
+            Kind::Deck,
             &other.deck.id,
             DeckPatch {
                 name: Some(name("OTHER")),
@@ -238,6 +248,7 @@ async fn pages_list_every_deck_once_newest_first(database: TestDatabase) {
     for index in 0..7_u64 {
         store
             .save(
+                Kind::Deck,
                 owner("acc_ana"),
                 Game::Riftbound,
                 &name(&format!("Deck {index}")),
@@ -252,7 +263,7 @@ async fn pages_list_every_deck_once_newest_first(database: TestDatabase) {
     let mut after: Option<Cursor> = None;
     loop {
         let page = store
-            .list_own("acc_ana", Game::Riftbound, after.as_ref(), 3)
+            .list_own(Kind::Deck, "acc_ana", Game::Riftbound, after.as_ref(), 3)
             .await
             .expect("listed");
         assert!(page.items.len() <= 3);
@@ -286,6 +297,7 @@ async fn a_profile_lists_only_public_decks(database: TestDatabase) {
     {
         store
             .save(
+                Kind::Deck,
                 owner("acc_ana"),
                 game,
                 &name(title),
@@ -297,19 +309,19 @@ async fn a_profile_lists_only_public_decks(database: TestDatabase) {
             .expect("saved");
     }
     let all = store
-        .list_public("ana", None, None, 10)
+        .list_public(Kind::Deck, "ana", None, None, 10)
         .await
         .expect("listed");
     let names: Vec<&str> = all.items.iter().map(|deck| deck.name.as_str()).collect();
     assert_eq!(names, ["Public Pokémon", "Public LoR"]);
     let lor = store
-        .list_public("ana", Some(Game::Lor), None, 10)
+        .list_public(Kind::Deck, "ana", Some(Game::Lor), None, 10)
         .await
         .expect("listed");
     assert_eq!(lor.items.len(), 1);
     assert!(
         store
-            .list_public("bo", None, None, 10)
+            .list_public(Kind::Deck, "bo", None, None, 10)
             .await
             .expect("listed")
             .items
@@ -321,6 +333,7 @@ async fn a_deleted_deck_is_gone(database: TestDatabase) {
     let store = store(&database).await;
     let saved = store
         .save(
+            Kind::Deck,
             owner("acc_ana"),
             Game::Lor,
             &name("Gone"),
@@ -330,14 +343,29 @@ async fn a_deleted_deck_is_gone(database: TestDatabase) {
         )
         .await
         .expect("saved");
-    assert!(store.delete(&saved.deck.id).await.expect("deleted"));
-    assert!(store.get(&saved.deck.id).await.expect("read").is_none());
     assert!(
-        !store.delete(&saved.deck.id).await.expect("deleted"),
+        store
+            .delete(Kind::Deck, &saved.deck.id)
+            .await
+            .expect("deleted")
+    );
+    assert!(
+        store
+            .get(Kind::Deck, &saved.deck.id)
+            .await
+            .expect("read")
+            .is_none()
+    );
+    assert!(
+        !store
+            .delete(Kind::Deck, &saved.deck.id)
+            .await
+            .expect("deleted"),
         "only once"
     );
     let again = store
         .save(
+            Kind::Deck,
             owner("acc_ana"),
             Game::Lor,
             &name("Gone"),
@@ -348,4 +376,56 @@ async fn a_deleted_deck_is_gone(database: TestDatabase) {
         .await
         .expect("saved");
     assert!(!again.replaced, "its name is free again");
+}
+
+async fn a_deck_and_a_deck_set_of_one_name_are_two(database: TestDatabase) {
+    let store = store(&database).await;
+    let mut lineup = deck(&[("a", 1)]);
+    lineup.layout = Layout::MultiDeck;
+    let deck = store
+        .save(
+            Kind::Deck,
+            owner("acc_ana"),
+            Game::Lor,
+            &name("Worlds"),
+            false,
+            &deck(&[]),
+            at(1),
+        )
+        .await
+        .expect("saved");
+    let set = store
+        .save(
+            Kind::DeckSet,
+            owner("acc_ana"),
+            Game::Lor,
+            &name("WORLDS"),
+            false,
+            &lineup,
+            at(2),
+        )
+        .await
+        .expect("saved");
+    assert!(!set.replaced, "a deck set does not replace a deck");
+    assert!(deck.deck.id.0.starts_with("dk_") && set.deck.id.0.starts_with("ds_"));
+    assert!(
+        store
+            .get(Kind::Deck, &set.deck.id)
+            .await
+            .expect("read")
+            .is_none()
+    );
+    assert!(
+        !store
+            .delete(Kind::Deck, &set.deck.id)
+            .await
+            .expect("deleted"),
+        "kinds stay apart"
+    );
+    let sets = store
+        .list_own(Kind::DeckSet, "acc_ana", Game::Lor, None, 10)
+        .await
+        .expect("listed");
+    assert_eq!(sets.items.len(), 1);
+    assert_eq!(sets.items[0].content, lineup);
 }

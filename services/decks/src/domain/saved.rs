@@ -21,6 +21,34 @@ pub const MAX_NAME_CHARS: usize = 100;
 /// The most bytes of a card ref or a ruleset id.
 pub const MAX_REF_BYTES: usize = 64;
 
+/// What a saved row is: a deck, or a deck set (a multi-deck layout's piles saved together as a
+/// lineup). Both are kept alike; names are unique within a kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A saved deck.
+    Deck,
+    /// A deck set.
+    DeckSet,
+}
+
+impl Kind {
+    /// Returns the kind as errors name it (`deck`, `deck set`).
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Deck => "deck",
+            Kind::DeckSet => "deck set",
+        }
+    }
+
+    /// Returns the prefix of the kind's ids.
+    pub fn id_prefix(self) -> &'static str {
+        match self {
+            Kind::Deck => "dk_",
+            Kind::DeckSet => "ds_",
+        }
+    }
+}
+
 /// A saved deck's id (`dk_…`): opaque and stable, kept when a save by name replaces the deck.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DeckId(pub String);
@@ -232,6 +260,8 @@ pub struct Owner<'a> {
 pub struct SavedDeck {
     /// Opaque and stable.
     pub id: DeckId,
+    /// A deck or a deck set.
+    pub kind: Kind,
     /// The game it is a deck of.
     pub game: Game,
     /// The owning account's id.
@@ -260,6 +290,29 @@ pub struct Counts {
 }
 
 impl DeckContent {
+    /// Checks that the content fits `game` and the limits as a saved `kind`: see [`Self::check`];
+    /// a deck set is a multi-deck layout, and only its piles may be synced to saved decks.
+    pub fn check_as(&self, kind: Kind, game: Game) -> Result<(), SavedDeckError> {
+        if kind == Kind::DeckSet && self.layout != Layout::MultiDeck {
+            return Err(pile_error(
+                "layout".to_owned(),
+                "a deck set is a multi-deck layout".to_owned(),
+            ));
+        }
+        if kind == Kind::Deck
+            && let Some(index) = self
+                .piles
+                .iter()
+                .position(|pile| pile.synced_deck.is_some())
+        {
+            return Err(pile_error(
+                format!("piles[{index}].syncedDeck"),
+                "only a deck set's piles are synced to saved decks".to_owned(),
+            ));
+        }
+        self.check(game)
+    }
+
     /// Checks that the content fits `game` and the limits: at most [`MAX_PILES`] piles of at
     /// most [`MAX_PILE_CARDS`] distinct cards, 1 to [`MAX_COPIES`] copies each, each ref once
     /// per pile; no command zone in a game without a commander; no sideboard pile in a
@@ -313,6 +366,66 @@ impl DeckContent {
         }
         counts
     }
+}
+
+/// Returns the cards a pile synced to a saved deck shows: the deck's cards that count as its
+/// main deck (main piles and a command zone, not its sideboard or maybeboard), each ref once
+/// with its copies summed, in order of first appearance.
+pub fn synced_cards(deck: &[Pile]) -> Vec<SavedCard> {
+    let mut out: Vec<SavedCard> = Vec::new();
+    for pile in deck.iter().filter(|pile| is_main(pile.role)) {
+        for card in &pile.cards {
+            match out.iter_mut().find(|seen| seen.reference == card.reference) {
+                Some(seen) => seen.count = seen.count.saturating_add(card.count),
+                None => out.push(card.clone()),
+            }
+        }
+    }
+    out
+}
+
+/// Writes a synced pile's `cards` back to the saved deck's piles: a card the deck already has
+/// in a main pile keeps its pile with the new copies, a new card goes to the first main pile
+/// (one is added when the deck has none), and a card no longer in `cards` leaves the main piles;
+/// the sideboard and maybeboard stay as they are. Reading the result with [`synced_cards`]
+/// gives `cards` back (up to order).
+pub fn sync_back(deck: &[Pile], cards: &[SavedCard]) -> Vec<Pile> {
+    let mut piles = deck.to_vec();
+    if !piles.iter().any(|pile| is_main(pile.role)) {
+        piles.insert(
+            0,
+            Pile {
+                name: "Main Deck".to_owned(),
+                ..Pile::default()
+            },
+        );
+    }
+    let wanted = |reference: &str| cards.iter().find(|card| card.reference == reference);
+    let mut placed: HashSet<&str> = HashSet::new();
+    for pile in piles.iter_mut().filter(|pile| is_main(pile.role)) {
+        pile.cards.retain_mut(|card| match wanted(&card.reference) {
+            // A card in two main piles is kept once, in the first.
+            Some(new) if !placed.contains(new.reference.as_str()) => {
+                card.count = new.count;
+                placed.insert(new.reference.as_str());
+                true
+            }
+            _ => false,
+        });
+    }
+    if let Some(first) = piles.iter_mut().find(|pile| is_main(pile.role)) {
+        first.cards.extend(
+            cards
+                .iter()
+                .filter(|card| !placed.contains(card.reference.as_str()))
+                .cloned(),
+        );
+    }
+    piles
+}
+
+fn is_main(role: PileRole) -> bool {
+    matches!(role, PileRole::Main | PileRole::CommandZone)
 }
 
 /// Checks piles against the game, the layout and the limits (see [`DeckContent::check`]).
@@ -568,6 +681,57 @@ mod tests {
                 field: "deckRule",
                 ..
             })
+        ));
+    }
+
+    #[test]
+    fn a_synced_pile_shows_the_decks_main_cards_and_writes_back_pile_by_pile() {
+        let deck = vec![
+            pile(PileRole::Main, vec![card("legend", 1)]),
+            pile(PileRole::Main, vec![card("a", 3), card("b", 2)]),
+            pile(PileRole::Sideboard, vec![card("s", 2)]),
+            pile(PileRole::Maybeboard, vec![card("m", 1)]),
+        ];
+        assert_eq!(
+            synced_cards(&deck),
+            [card("legend", 1), card("a", 3), card("b", 2)]
+        );
+        let edited = [card("a", 1), card("c", 3), card("legend", 1)];
+        let written = sync_back(&deck, &edited);
+        assert_eq!(written[0].cards, [card("legend", 1), card("c", 3)]);
+        assert_eq!(written[1].cards, [card("a", 1)], "b left, a kept its pile");
+        assert_eq!(written[2], deck[2], "the sideboard stays");
+        assert_eq!(written[3], deck[3], "the maybeboard stays");
+        let mut read = synced_cards(&written);
+        read.sort_by(|x, y| x.reference.cmp(&y.reference));
+        let mut want = edited.to_vec();
+        want.sort_by(|x, y| x.reference.cmp(&y.reference));
+        assert_eq!(read, want);
+    }
+
+    #[test]
+    fn writing_back_to_a_deck_without_a_main_pile_adds_one() {
+        let deck = vec![pile(PileRole::Sideboard, vec![card("s", 1)])];
+        let written = sync_back(&deck, &[card("a", 2)]);
+        assert_eq!(written.len(), 2);
+        assert_eq!(written[0].role, PileRole::Main);
+        assert_eq!(written[0].cards, [card("a", 2)]);
+    }
+
+    #[test]
+    fn only_a_deck_sets_piles_sync_and_a_deck_set_is_a_multi_deck_layout() {
+        let mut synced = pile(PileRole::Main, vec![]);
+        synced.synced_deck = Some("dk_1".to_owned());
+        let deck = content(Layout::MultiDeck, vec![synced]);
+        assert_eq!(deck.check_as(Kind::DeckSet, Game::Lor), Ok(()));
+        assert!(matches!(
+            deck.check_as(Kind::Deck, Game::Lor),
+            Err(SavedDeckError::InvalidPile { field, .. }) if field == "piles[0].syncedDeck"
+        ));
+        let piles = content(Layout::Piles, vec![]);
+        assert!(matches!(
+            piles.check_as(Kind::DeckSet, Game::Lor),
+            Err(SavedDeckError::InvalidPile { field, .. }) if field == "layout"
         ));
     }
 

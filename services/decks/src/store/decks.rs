@@ -1,5 +1,6 @@
-//! Saved decks: saved by name (a name already used replaces that deck, keeping its id), read,
-//! listed a page at a time (the owner's, a profile's), changed and deleted.
+//! Saved decks and deck sets: saved by name (a name already used for one of the same kind
+//! replaces it, keeping its id), read, listed a page at a time (the owner's, a profile's),
+//! changed and deleted. Both kinds share the table and every query; the kind keeps them apart.
 
 use std::time::SystemTime;
 
@@ -12,19 +13,17 @@ use sqlx::any::AnyRow;
 use super::{flag, new_id};
 use crate::domain::page::Cursor;
 use crate::domain::saved::{
-    DeckContent, DeckId, DeckName, DeckRules, Layout, Owner, Pile, SavedDeck,
+    DeckContent, DeckId, DeckName, DeckRules, Kind, Layout, Owner, Pile, SavedDeck,
 };
 use crate::error::Error;
 
 /// The columns [`deck_of`] reads, as a literal so that queries stay `&'static str`.
 macro_rules! deck_columns {
     () => {
-        "id, game, owner, owner_name, name, public, layout, piles, rules, create_time, update_time"
+        "id, kind, game, owner, owner_name, name, public, layout, piles, rules, create_time, \
+         update_time"
     };
 }
-
-/// The prefix of a saved deck's id.
-pub const DECK_ID_PREFIX: &str = "dk_";
 
 /// A deck just saved, and whether it replaced one of the same name.
 #[derive(Debug, Clone)]
@@ -71,11 +70,14 @@ impl DeckStore {
         Self { db }
     }
 
-    /// Saves `content` as `owner`'s deck `name` of `game`: a new deck, or the one of that name
-    /// (without regard to case) replaced, its id and first save kept and its name as now typed.
-    #[tracing::instrument(skip_all, fields(game = %game, piles = content.piles.len()))]
+    /// Saves `content` as `owner`'s `kind` `name` of `game`: a new one, or the one of that kind
+    /// and name (without regard to case) replaced, its id and first save kept and its name as
+    /// now typed.
+    #[allow(clippy::too_many_arguments)] // Every field of a new deck; a struct would only rename them.
+    #[tracing::instrument(skip_all, fields(game = %game, kind = kind.noun(), piles = content.piles.len()))]
     pub async fn save(
         &self,
+        kind: Kind,
         owner: Owner<'_>,
         game: Game,
         name: &DeckName,
@@ -83,15 +85,15 @@ impl DeckStore {
         content: &DeckContent,
         now: SystemTime,
     ) -> Result<Saved, Error> {
-        let id = new_id(DECK_ID_PREFIX);
+        let id = new_id(kind.id_prefix());
         let millis = to_millis(now);
         let counts = content.counts();
         // One statement, so two saves of the same new name at once make one deck, not two.
         let row = sqlx::query(
             "INSERT INTO decks_saved (id, game, owner, owner_name, name, name_key, public, layout, \
-             piles, rules, main_count, sideboard_count, create_time, update_time) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) \
-             ON CONFLICT (owner, game, name_key) DO UPDATE SET name = excluded.name, \
+             piles, rules, main_count, sideboard_count, create_time, update_time, kind) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14) \
+             ON CONFLICT (owner, game, kind, name_key) DO UPDATE SET name = excluded.name, \
              public = excluded.public, layout = excluded.layout, piles = excluded.piles, \
              rules = excluded.rules, main_count = excluded.main_count, \
              sideboard_count = excluded.sideboard_count, update_time = excluded.update_time \
@@ -110,12 +112,14 @@ impl DeckStore {
         .bind(i64::from(counts.main))
         .bind(i64::from(counts.sideboard))
         .bind(millis)
+        .bind(kind_name(kind))
         .fetch_one(self.db.pool())
         .await?;
         let stored_id: String = row.try_get("id")?;
         let replaced = stored_id != id;
         let deck = SavedDeck {
             id: DeckId(stored_id),
+            kind,
             game,
             owner: owner.id.to_owned(),
             owner_name: owner.username.to_owned(),
@@ -125,39 +129,30 @@ impl DeckStore {
             create_time: from_millis(row.try_get("create_time")?),
             update_time: from_millis(millis),
         };
-        tracing::info!(deck = %deck.id, replaced, "deck saved");
+        tracing::info!(deck = %deck.id, replaced, kind = kind.noun(), "saved");
         Ok(Saved { deck, replaced })
     }
 
-    /// Returns the deck `id`; `None` when there is none.
+    /// Returns the `kind` `id`; `None` when there is none.
     #[tracing::instrument(skip_all, fields(deck = %id))]
-    pub async fn get(&self, id: &DeckId) -> Result<Option<SavedDeck>, Error> {
+    pub async fn get(&self, kind: Kind, id: &DeckId) -> Result<Option<SavedDeck>, Error> {
         let row = sqlx::query(concat!(
             "SELECT ",
             deck_columns!(),
-            " FROM decks_saved WHERE id = $1"
+            " FROM decks_saved WHERE id = $1 AND kind = $2"
         ))
         .bind(&id.0)
+        .bind(kind_name(kind))
         .fetch_optional(self.db.pool())
         .await?;
         row.as_ref().map(deck_of).transpose()
     }
 
-    /// Returns the decks `ids` that exist, in no particular order.
-    #[tracing::instrument(skip_all, fields(decks = ids.len()))]
-    pub async fn get_many(&self, ids: &[DeckId]) -> Result<Vec<SavedDeck>, Error> {
-        let mut decks = Vec::with_capacity(ids.len());
-        // A deck set has at most a few dozen piles: one indexed read each.
-        for id in ids {
-            decks.extend(self.get(id).await?);
-        }
-        Ok(decks)
-    }
-
-    /// Returns a page of `owner`'s decks of `game`, the last changed first.
+    /// Returns a page of `owner`'s `kind` of `game`, the last changed first.
     #[tracing::instrument(skip_all, fields(game = %game, size))]
     pub async fn list_own(
         &self,
+        kind: Kind,
         owner: &str,
         game: Game,
         after: Option<&Cursor>,
@@ -166,7 +161,7 @@ impl DeckStore {
         let rows = sqlx::query(concat!(
             "SELECT ",
             deck_columns!(),
-            " FROM decks_saved WHERE owner = $1 AND game = $2 \
+            " FROM decks_saved WHERE owner = $1 AND game = $2 AND kind = $6 \
              AND ($3 IS NULL OR update_time < $3 OR (update_time = $3 AND id < $4)) \
              ORDER BY update_time DESC, id DESC LIMIT $5"
         ))
@@ -175,16 +170,18 @@ impl DeckStore {
         .bind(after.map(|cursor| cursor.update_millis))
         .bind(after.map_or("", |cursor| cursor.id.as_str()))
         .bind(limit(size))
+        .bind(kind_name(kind))
         .fetch_all(self.db.pool())
         .await?;
         page(&rows, size)
     }
 
-    /// Returns a page of the public decks of `username` (as typed at sign-up), of `game` when
+    /// Returns a page of the public `kind` of `username` (as typed at sign-up), of `game` when
     /// given, the last changed first: what their profile lists.
     #[tracing::instrument(skip_all, fields(size))]
     pub async fn list_public(
         &self,
+        kind: Kind,
         username: &str,
         game: Option<Game>,
         after: Option<&Cursor>,
@@ -193,7 +190,7 @@ impl DeckStore {
         let rows = sqlx::query(concat!(
             "SELECT ",
             deck_columns!(),
-            " FROM decks_saved WHERE owner_name = $1 AND public = 1 \
+            " FROM decks_saved WHERE owner_name = $1 AND kind = $6 AND public = 1 \
              AND ($2 IS NULL OR game = $2) \
              AND ($3 IS NULL OR update_time < $3 OR (update_time = $3 AND id < $4)) \
              ORDER BY update_time DESC, id DESC LIMIT $5"
@@ -203,22 +200,24 @@ impl DeckStore {
         .bind(after.map(|cursor| cursor.update_millis))
         .bind(after.map_or("", |cursor| cursor.id.as_str()))
         .bind(limit(size))
+        .bind(kind_name(kind))
         .fetch_all(self.db.pool())
         .await?;
         page(&rows, size)
     }
 
-    /// Applies `patch` to the deck `id` at `now`; `None` when there is none. A new name that
-    /// another deck of the owner's has (without regard to case) is refused with
+    /// Applies `patch` to the `kind` `id` at `now`; `None` when there is none. A new name that
+    /// another of the owner's of that kind has (without regard to case) is refused with
     /// [`Error::NameTaken`], changing nothing.
     #[tracing::instrument(skip_all, fields(deck = %id))]
     pub async fn update(
         &self,
+        kind: Kind,
         id: &DeckId,
         patch: DeckPatch,
         now: SystemTime,
     ) -> Result<Option<SavedDeck>, Error> {
-        let Some(mut deck) = self.get(id).await? else {
+        let Some(mut deck) = self.get(kind, id).await? else {
             return Ok(None);
         };
         if let Some(name) = patch.name {
@@ -265,18 +264,19 @@ impl DeckStore {
         match result {
             Ok(_) => Ok(()),
             Err(sqlx::Error::Database(err)) if err.is_unique_violation() => Err(Error::NameTaken {
-                kind: "deck",
+                kind: deck.kind.noun(),
                 name: deck.name.as_str().to_owned(),
             }),
             Err(err) => Err(err.into()),
         }
     }
 
-    /// Deletes the deck `id`; whether there was one.
+    /// Deletes the `kind` `id`; whether there was one.
     #[tracing::instrument(skip_all, fields(deck = %id))]
-    pub async fn delete(&self, id: &DeckId) -> Result<bool, Error> {
-        let result = sqlx::query("DELETE FROM decks_saved WHERE id = $1")
+    pub async fn delete(&self, kind: Kind, id: &DeckId) -> Result<bool, Error> {
+        let result = sqlx::query("DELETE FROM decks_saved WHERE id = $1 AND kind = $2")
             .bind(&id.0)
+            .bind(kind_name(kind))
             .execute(self.db.pool())
             .await?;
         Ok(result.rows_affected() > 0)
@@ -308,8 +308,10 @@ fn deck_of(row: &AnyRow) -> Result<SavedDeck, Error> {
     let layout: String = row.try_get("layout")?;
     let piles: String = row.try_get("piles")?;
     let rules: String = row.try_get("rules")?;
+    let kind: String = row.try_get("kind")?;
     Ok(SavedDeck {
         id: DeckId(row.try_get("id")?),
+        kind: parse_kind(&kind).ok_or(Error::Corrupt { what: "kind" })?,
         game: game.parse().map_err(|_| Error::Corrupt { what: "game" })?,
         owner: row.try_get("owner")?,
         owner_name: row.try_get("owner_name")?,
@@ -323,6 +325,20 @@ fn deck_of(row: &AnyRow) -> Result<SavedDeck, Error> {
         create_time: from_millis(row.try_get("create_time")?),
         update_time: from_millis(row.try_get("update_time")?),
     })
+}
+
+/// Returns a kind as stored.
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Deck => "deck",
+        Kind::DeckSet => "deckset",
+    }
+}
+
+fn parse_kind(name: &str) -> Option<Kind> {
+    [Kind::Deck, Kind::DeckSet]
+        .into_iter()
+        .find(|kind| kind_name(*kind) == name)
 }
 
 /// Returns a layout as stored (and as the API writes it).

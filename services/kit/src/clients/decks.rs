@@ -128,4 +128,44 @@ impl DecksClient {
     ) -> Result<pb::SharedDeck, ServiceError> {
         rpc!(self, Idempotent, request, export_saved_deck)
     }
+
+    /// Saves a deck set of the caller's by name.
+    pub async fn save_deck_set(
+        &self,
+        request: pb::SaveDeckSetRequest,
+    ) -> Result<pb::SaveDeckSetResponse, ServiceError> {
+        rpc!(self, Once, request, save_deck_set)
+    }
+
+    /// Returns a deck set the caller may see.
+    pub async fn get_deck_set(
+        &self,
+        request: pb::GetDeckSetRequest,
+    ) -> Result<pb::DeckSetResponse, ServiceError> {
+        rpc!(self, Idempotent, request, get_deck_set)
+    }
+
+    /// Lists a page of the caller's deck sets of a game.
+    pub async fn list_deck_sets(
+        &self,
+        request: pb::ListDeckSetsRequest,
+    ) -> Result<pb::ListDeckSetsResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_deck_sets)
+    }
+
+    /// Changes a deck set of the caller's.
+    pub async fn update_deck_set(
+        &self,
+        request: pb::UpdateDeckSetRequest,
+    ) -> Result<pb::SaveDeckSetResponse, ServiceError> {
+        rpc!(self, Once, request, update_deck_set)
+    }
+
+    /// Deletes a deck set of the caller's.
+    pub async fn delete_deck_set(
+        &self,
+        request: pb::DeleteDeckSetRequest,
+    ) -> Result<pb::DeleteDeckSetResponse, ServiceError> {
+        rpc!(self, Idempotent, request, delete_deck_set)
+    }
 }
