@@ -29,4 +29,5 @@ mod search;
 mod search_engine;
 mod serve;
 mod support;
+mod templates;
 mod tournament_cli;

@@ -22,6 +22,7 @@ pub mod rulesets;
 pub mod saved_decks;
 pub mod scripts;
 pub mod search;
+pub mod templates;
 
 use crate::state::AppState;
 
@@ -40,6 +41,7 @@ pub fn routes() -> Router<AppState> {
         .merge(saved_decks::routes())
         .merge(scripts::routes())
         .merge(search::routes())
+        .merge(templates::routes())
 }
 
 /// Returns the OpenAPI documents of the `/api/v1` modules, merged into [`crate::openapi()`].
@@ -55,6 +57,7 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
         saved_decks::SavedDecksDoc::openapi(),
         scripts::ScriptsDoc::openapi(),
         search::SearchDoc::openapi(),
+        templates::TemplatesDoc::openapi(),
     ]
 }
 

@@ -166,7 +166,7 @@ pub(crate) fn layout(name: &str) -> Result<pb::DeckLayout, ApiError> {
     }
 }
 
-fn layout_name(value: i32) -> &'static str {
+pub(crate) fn layout_name(value: i32) -> &'static str {
     match pb::DeckLayout::try_from(value) {
         Ok(pb::DeckLayout::SingleDeck) => "single-deck",
         Ok(pb::DeckLayout::MultiDeck) => "multi-deck",
@@ -174,7 +174,7 @@ fn layout_name(value: i32) -> &'static str {
     }
 }
 
-fn role(name: Option<&str>, field: &str) -> Result<pb::PileRole, ApiError> {
+pub(crate) fn role(name: Option<&str>, field: &str) -> Result<pb::PileRole, ApiError> {
     match name {
         None | Some("main") => Ok(pb::PileRole::Main),
         Some("sideboard") => Ok(pb::PileRole::Sideboard),
@@ -199,7 +199,7 @@ fn role_name(value: i32) -> &'static str {
     }
 }
 
-fn rule_ref(body: RuleRefBody) -> pb::RuleRef {
+pub(crate) fn rule_ref(body: RuleRefBody) -> pb::RuleRef {
     match body {
         RuleRefBody::Id(ruleset) => pb::RuleRef {
             ruleset,
@@ -209,7 +209,7 @@ fn rule_ref(body: RuleRefBody) -> pb::RuleRef {
     }
 }
 
-fn rule_ref_json(rule: Option<&pb::RuleRef>) -> Option<Value> {
+pub(crate) fn rule_ref_json(rule: Option<&pb::RuleRef>) -> Option<Value> {
     rule.map(|rule| match rule.version {
         Some(version) => json!({"ruleset": rule.ruleset, "version": version}),
         None => json!({"ruleset": rule.ruleset}),
@@ -245,11 +245,6 @@ pub(crate) fn piles(bodies: Vec<SavedPileBody>) -> Result<Vec<pb::SavedPile>, Ap
                     })
                 })
                 .collect::<Result<Vec<_>, ApiError>>()?;
-            let view = body.view.unwrap_or(PileViewBody {
-                summary: None,
-                curve: None,
-                footer: None,
-            });
             Ok(pb::SavedPile {
                 name: body.name,
                 role: role(body.role.as_deref(), &at("role"))?.into(),
@@ -259,15 +254,25 @@ pub(crate) fn piles(bodies: Vec<SavedPileBody>) -> Result<Vec<pb::SavedPile>, Ap
                 order: body
                     .order
                     .unwrap_or_else(|| u32::try_from(index).unwrap_or(u32::MAX)),
-                view: Some(pb::PileView {
-                    summary: view.summary.unwrap_or(true),
-                    curve: view.curve.unwrap_or(true),
-                    footer: view.footer.unwrap_or(true),
-                }),
+                view: Some(view(body.view)),
                 synced_deck: body.synced_deck,
             })
         })
         .collect()
+}
+
+/// Reads a pile's view options: every part shown unless turned off.
+pub(crate) fn view(body: Option<PileViewBody>) -> pb::PileView {
+    let body = body.unwrap_or(PileViewBody {
+        summary: None,
+        curve: None,
+        footer: None,
+    });
+    pb::PileView {
+        summary: body.summary.unwrap_or(true),
+        curve: body.curve.unwrap_or(true),
+        footer: body.footer.unwrap_or(true),
+    }
 }
 
 pub(crate) fn rules(body: DeckRulesBody) -> pb::DeckRules {

@@ -36,3 +36,31 @@ CREATE UNIQUE INDEX decks_saved_by_name ON decks_saved (owner, game, kind, name_
 CREATE INDEX decks_saved_by_owner ON decks_saved (owner, game, kind, update_time, id);
 -- A profile's listing.
 CREATE INDEX decks_saved_by_owner_name ON decks_saved (owner_name, kind, public, update_time, id);
+
+-- Templates: saved builder layouts, never cards. The built-in ones are not stored.
+CREATE TABLE decks_templates (
+    -- Opaque and stable (`tp_…`): saving again by name updates the template and keeps it.
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    owner_name TEXT NOT NULL,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    public BIGINT NOT NULL,
+    -- The layout (piles, the pile to open on, rules, card ruleset) as a JSON object.
+    layout TEXT NOT NULL,
+    create_time BIGINT NOT NULL,
+    update_time BIGINT NOT NULL
+);
+
+CREATE UNIQUE INDEX decks_templates_by_name ON decks_templates (owner, game, name_key);
+CREATE INDEX decks_templates_by_owner ON decks_templates (owner, game, update_time, id);
+CREATE INDEX decks_templates_by_owner_name ON decks_templates (owner_name, public, update_time, id);
+
+-- The templates an account hid from its pickers (built-in ones: "hide Turny templates you
+-- don't use").
+CREATE TABLE decks_hidden_templates (
+    owner TEXT NOT NULL,
+    template TEXT NOT NULL,
+    PRIMARY KEY (owner, template)
+);

@@ -44,6 +44,9 @@ pub enum Error {
     /// A saved deck, deck set or template that breaks a limit or a rule.
     #[error(transparent)]
     SavedDeck(#[from] crate::domain::saved::SavedDeckError),
+    /// A template that cannot be saved as given.
+    #[error(transparent)]
+    Template(#[from] crate::domain::template::TemplateError),
     /// A page token this service did not write.
     #[error(transparent)]
     InvalidPageToken(#[from] crate::domain::page::InvalidPageToken),
@@ -151,6 +154,30 @@ impl From<Error> for Status {
                 Failure::invalid_argument("invalid_argument", err.to_string())
                     .with_metadata("field", &field)
                     .with_violation(&field, &err.to_string())
+            }
+            Error::Template(template) => {
+                use crate::domain::template::TemplateError;
+                match template {
+                    TemplateError::NotEmpty { cards, .. } => Failure::new(
+                        tonic::Code::FailedPrecondition,
+                        "template_not_empty",
+                        err.to_string(),
+                    )
+                    .with_metadata("cards", cards),
+                    TemplateError::NoDecksetRule => {
+                        Failure::invalid_argument("deckset_rule_required", err.to_string())
+                            .with_metadata("field", "decksetRule")
+                            .with_violation("deckset_rule", "required")
+                    }
+                    TemplateError::OpenPile(_) => {
+                        Failure::invalid_argument("invalid_argument", err.to_string())
+                            .with_metadata("field", "openPile")
+                            .with_violation("open_pile", &err.to_string())
+                    }
+                    TemplateError::Pile(saved) => {
+                        return Status::from(Error::SavedDeck(saved.clone()));
+                    }
+                }
             }
             Error::InvalidPageToken(_) => {
                 Failure::invalid_argument("invalid_argument", err.to_string())

@@ -16,21 +16,32 @@ use crate::domain::format::{
 };
 use crate::domain::saved::Kind;
 use crate::saved::{ChangeInput, SaveInput, SavedDecks, deck_to_proto, next_page_token};
+use crate::templates::Templates;
 
 /// The `DeckService` implementation.
 #[derive(Debug, Clone)]
 pub struct Api {
     /// Where imported decks find their cards.
     catalog: kit::clients::CatalogClient,
-    /// The saved decks.
+    /// The saved decks and deck sets.
     saved: SavedDecks,
+    /// The templates.
+    templates: Templates,
 }
 
 impl Api {
     /// Creates the service; imports and shared decks find their cards through `catalog`, and
     /// `saved` keeps what players save.
-    pub fn new(catalog: kit::clients::CatalogClient, saved: SavedDecks) -> Self {
-        Self { catalog, saved }
+    pub fn new(
+        catalog: kit::clients::CatalogClient,
+        saved: SavedDecks,
+        templates: Templates,
+    ) -> Self {
+        Self {
+            catalog,
+            saved,
+            templates,
+        }
     }
 
     /// Imports a pasted deck: reads it, finds its cards in the catalog, sorts them into piles.
@@ -419,6 +430,106 @@ impl DeckService for Api {
             .delete(Kind::DeckSet, &caller, game(request.game)?, &request.id)
             .await?;
         Ok(Response::new(pb::DeleteDeckSetResponse {}))
+    }
+
+    async fn list_templates(
+        &self,
+        request: Request<pb::ListTemplatesRequest>,
+    ) -> Result<Response<pb::ListTemplatesResponse>, Status> {
+        let caller = Caller::of(&request);
+        Ok(Response::new(
+            self.templates.list(&caller, request.get_ref()).await?,
+        ))
+    }
+
+    async fn save_template(
+        &self,
+        request: Request<pb::SaveTemplateRequest>,
+    ) -> Result<Response<pb::SaveTemplateResponse>, Status> {
+        let caller = Caller::of(&request);
+        Ok(Response::new(
+            self.templates.save(&caller, request.into_inner()).await?,
+        ))
+    }
+
+    async fn get_template(
+        &self,
+        request: Request<pb::GetTemplateRequest>,
+    ) -> Result<Response<pb::TemplateResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let template = self
+            .templates
+            .get(&caller, game(request.game)?, &request.id)
+            .await?;
+        Ok(Response::new(pb::TemplateResponse {
+            template: Some(template),
+        }))
+    }
+
+    async fn update_template(
+        &self,
+        request: Request<pb::UpdateTemplateRequest>,
+    ) -> Result<Response<pb::TemplateResponse>, Status> {
+        let caller = Caller::of(&request);
+        let template = self.templates.update(&caller, request.into_inner()).await?;
+        Ok(Response::new(pb::TemplateResponse {
+            template: Some(template),
+        }))
+    }
+
+    async fn delete_template(
+        &self,
+        request: Request<pb::DeleteTemplateRequest>,
+    ) -> Result<Response<pb::DeleteTemplateResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        self.templates
+            .delete(&caller, game(request.game)?, &request.id)
+            .await?;
+        Ok(Response::new(pb::DeleteTemplateResponse {}))
+    }
+
+    async fn hide_template(
+        &self,
+        request: Request<pb::HideTemplateRequest>,
+    ) -> Result<Response<pb::TemplateResponse>, Status> {
+        let caller = Caller::of(&request);
+        let template = self.templates.hide(&caller, request.get_ref()).await?;
+        Ok(Response::new(pb::TemplateResponse {
+            template: Some(template),
+        }))
+    }
+
+    async fn list_public_templates(
+        &self,
+        request: Request<pb::ListPublicTemplatesRequest>,
+    ) -> Result<Response<pb::ListTemplatesResponse>, Status> {
+        let caller = Caller::of(&request);
+        Ok(Response::new(
+            self.templates
+                .list_public(&caller, request.get_ref())
+                .await?,
+        ))
+    }
+
+    async fn import_into_template(
+        &self,
+        request: Request<pb::ImportIntoTemplateRequest>,
+    ) -> Result<Response<pb::ImportIntoTemplateResponse>, Status> {
+        let caller = Caller::of(&request);
+        if request.get_ref().text.len() > MAX_DECK_TEXT_BYTES {
+            return Err(Error::TooLarge {
+                what: "deck text",
+                limit: MAX_DECK_TEXT_BYTES,
+            }
+            .into());
+        }
+        Ok(Response::new(
+            self.templates
+                .import(&caller, &self.catalog, request.get_ref())
+                .await?,
+        ))
     }
 
     async fn get_shared_deck(

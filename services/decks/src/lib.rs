@@ -21,6 +21,7 @@ pub mod import;
 pub mod saved;
 pub mod share;
 pub mod store;
+pub mod templates;
 
 pub use error::Error;
 
@@ -43,11 +44,13 @@ impl Mount for Decks {
     ) -> Result<(), MountError> {
         // Saved decks live in the process's database: a process without one fails here, at
         // startup, rather than on the first save.
-        let store = store::DeckStore::new(deps.database(Self::SERVICE)?.clone());
+        let db = deps.database(Self::SERVICE)?;
+        let store = store::DeckStore::new(db.clone());
+        let templates = templates::Templates::new(store::TemplateStore::new(db.clone()));
         let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
         let scripts = ScriptsClient::connect_lazy(deps.url(Service::Scripts))?;
         let saved = saved::SavedDecks::new(store, scripts);
-        routes.add_service(grpc::server(grpc::Api::new(catalog, saved)));
+        routes.add_service(grpc::server(grpc::Api::new(catalog, saved, templates)));
         Ok(())
     }
 

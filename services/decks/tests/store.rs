@@ -8,7 +8,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use decks::Error;
 use decks::domain::page::Cursor;
 use decks::domain::saved::{DeckContent, DeckName, Kind, Layout, Owner, Pile, PileRole, SavedCard};
-use decks::store::{DeckPatch, DeckStore};
+use decks::domain::saved::{PileView, RuleRef};
+use decks::domain::template::{TemplateLayout, TemplatePile};
+use decks::store::{DeckPatch, DeckStore, TemplateStore};
 use kit::testing::TestDatabase;
 use proto::game::Game;
 
@@ -31,6 +33,7 @@ on_both_databases!(
     a_profile_lists_only_public_decks,
     a_deleted_deck_is_gone,
     a_deck_and_a_deck_set_of_one_name_are_two,
+    templates_are_saved_by_name_renamed_hidden_and_deleted,
 );
 
 /// A fixed clock start, so times compare exactly (stored to the millisecond).
@@ -428,4 +431,126 @@ async fn a_deck_and_a_deck_set_of_one_name_are_two(database: TestDatabase) {
         .expect("listed");
     assert_eq!(sets.items.len(), 1);
     assert_eq!(sets.items[0].content, lineup);
+}
+
+fn layout(open_pile: usize) -> TemplateLayout {
+    TemplateLayout {
+        layout: Layout::MultiDeck,
+        piles: vec![TemplatePile {
+            name: "Deck 1".to_owned(),
+            role: PileRole::Main,
+            zone_rule: None,
+            column: 0,
+            order: 0,
+            view: PileView::default(),
+            zone: None,
+        }],
+        open_pile,
+        deck_rule: None,
+        deckset_rule: RuleRef {
+            ruleset: "lor-riot-lock".to_owned(),
+            version: None,
+        },
+        card_ruleset: None,
+    }
+}
+
+async fn templates_are_saved_by_name_renamed_hidden_and_deleted(database: TestDatabase) {
+    let db = database.connect().await;
+    db.migrate(&[&decks::store::MIGRATOR])
+        .await
+        .expect("migrations apply");
+    let store = TemplateStore::new(db);
+    let (first, replaced) = store
+        .save(
+            owner("acc_ana"),
+            Game::Lor,
+            &name("Bo3"),
+            false,
+            &layout(0),
+            at(1),
+        )
+        .await
+        .expect("saved");
+    assert!(!replaced);
+    let (second, replaced) = store
+        .save(
+            owner("acc_ana"),
+            Game::Lor,
+            &name("BO3"),
+            true,
+            &layout(0),
+            at(2),
+        )
+        .await
+        .expect("saved");
+    assert!(replaced, "the same name in another case updates it");
+    assert_eq!(second.id, first.id);
+    let read = store.get(&first.id).await.expect("read").expect("there");
+    assert_eq!(read.layout, layout(0));
+    assert_eq!(read.create_time, at(1));
+    let (other, _) = store
+        .save(
+            owner("acc_ana"),
+            Game::Lor,
+            &name("Other"),
+            false,
+            &layout(0),
+            at(3),
+        )
+        .await
+        .expect("saved");
+    let taken = store
+        .update(&other.id, Some(&name("bo3")), None, at(4))
+        .await;
+    assert!(
+        matches!(
+            taken,
+            Err(Error::NameTaken {
+                kind: "template",
+                ..
+            })
+        ),
+        "{taken:?}"
+    );
+    let public = store
+        .list_public("ana", Some(Game::Lor), None, 10)
+        .await
+        .expect("listed");
+    assert_eq!(public.items.len(), 1);
+    assert_eq!(
+        store
+            .list_own("acc_ana", Game::Lor, None, 1)
+            .await
+            .expect("listed")
+            .items
+            .len(),
+        1,
+        "a page of one"
+    );
+
+    store
+        .set_hidden("acc_ana", "riftbound-constructed", true)
+        .await
+        .expect("hidden");
+    store
+        .set_hidden("acc_ana", "riftbound-constructed", true)
+        .await
+        .expect("hiding twice is fine");
+    assert!(
+        store
+            .hidden("acc_ana")
+            .await
+            .expect("read")
+            .contains("riftbound-constructed")
+    );
+    assert!(store.hidden("acc_bo").await.expect("read").is_empty());
+    store
+        .set_hidden("acc_ana", "riftbound-constructed", false)
+        .await
+        .expect("shown");
+    assert!(store.hidden("acc_ana").await.expect("read").is_empty());
+
+    assert!(store.delete(&first.id).await.expect("deleted"));
+    assert!(store.get(&first.id).await.expect("read").is_none());
 }

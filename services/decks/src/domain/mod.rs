@@ -6,3 +6,4 @@ pub mod format;
 pub mod lists;
 pub mod page;
 pub mod saved;
+pub mod template;

@@ -10,7 +10,7 @@ use proto::game::Game;
 use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
-use super::{flag, new_id};
+use super::{Page, flag, limit, new_id};
 use crate::domain::page::Cursor;
 use crate::domain::saved::{
     DeckContent, DeckId, DeckName, DeckRules, Kind, Layout, Owner, Pile, SavedDeck,
@@ -32,15 +32,6 @@ pub struct Saved {
     pub deck: SavedDeck,
     /// Whether a deck of the same name (without regard to case) was replaced.
     pub replaced: bool,
-}
-
-/// A page of a listing.
-#[derive(Debug, Clone)]
-pub struct Page<T> {
-    /// The items, newest change first.
-    pub items: Vec<T>,
-    /// Where the next page starts; `None` on the last page.
-    pub next: Option<Cursor>,
 }
 
 /// What a change of a saved deck changes; `None` leaves a field as it is.
@@ -283,23 +274,11 @@ impl DeckStore {
     }
 }
 
-/// Reads one more row than a page holds, to know whether another page follows.
-fn limit(size: usize) -> i64 {
-    i64::try_from(size).unwrap_or(i64::MAX).saturating_add(1)
-}
-
 fn page(rows: &[AnyRow], size: usize) -> Result<Page<SavedDeck>, Error> {
-    let mut items: Vec<SavedDeck> = rows.iter().map(deck_of).collect::<Result<_, _>>()?;
-    let next = if items.len() > size {
-        items.truncate(size);
-        items.last().map(|last| Cursor {
-            update_millis: to_millis(last.update_time),
-            id: last.id.0.clone(),
-        })
-    } else {
-        None
-    };
-    Ok(Page { items, next })
+    let items = rows.iter().map(deck_of).collect::<Result<Vec<_>, _>>()?;
+    Ok(Page::of(items, size, |deck| {
+        (deck.update_time, deck.id.0.clone())
+    }))
 }
 
 fn deck_of(row: &AnyRow) -> Result<SavedDeck, Error> {

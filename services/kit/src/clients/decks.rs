@@ -168,4 +168,68 @@ impl DecksClient {
     ) -> Result<pb::DeleteDeckSetResponse, ServiceError> {
         rpc!(self, Idempotent, request, delete_deck_set)
     }
+
+    /// Lists a game's built-in templates and a page of the caller's own.
+    pub async fn list_templates(
+        &self,
+        request: pb::ListTemplatesRequest,
+    ) -> Result<pb::ListTemplatesResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_templates)
+    }
+
+    /// Saves the caller's layout as a template by name.
+    pub async fn save_template(
+        &self,
+        request: pb::SaveTemplateRequest,
+    ) -> Result<pb::SaveTemplateResponse, ServiceError> {
+        rpc!(self, Once, request, save_template)
+    }
+
+    /// Returns a template the caller may see.
+    pub async fn get_template(
+        &self,
+        request: pb::GetTemplateRequest,
+    ) -> Result<pb::TemplateResponse, ServiceError> {
+        rpc!(self, Idempotent, request, get_template)
+    }
+
+    /// Renames or publishes a template of the caller's.
+    pub async fn update_template(
+        &self,
+        request: pb::UpdateTemplateRequest,
+    ) -> Result<pb::TemplateResponse, ServiceError> {
+        rpc!(self, Once, request, update_template)
+    }
+
+    /// Deletes a template of the caller's.
+    pub async fn delete_template(
+        &self,
+        request: pb::DeleteTemplateRequest,
+    ) -> Result<pb::DeleteTemplateResponse, ServiceError> {
+        rpc!(self, Idempotent, request, delete_template)
+    }
+
+    /// Hides a built-in template from the caller's pickers, or shows it again.
+    pub async fn hide_template(
+        &self,
+        request: pb::HideTemplateRequest,
+    ) -> Result<pb::TemplateResponse, ServiceError> {
+        rpc!(self, Idempotent, request, hide_template)
+    }
+
+    /// Lists a page of a user's public templates.
+    pub async fn list_public_templates(
+        &self,
+        request: pb::ListPublicTemplatesRequest,
+    ) -> Result<pb::ListTemplatesResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_public_templates)
+    }
+
+    /// Reads a pasted deck into a template's piles.
+    pub async fn import_into_template(
+        &self,
+        request: pb::ImportIntoTemplateRequest,
+    ) -> Result<pb::ImportIntoTemplateResponse, ServiceError> {
+        rpc!(self, Idempotent, request, import_into_template)
+    }
 }
