@@ -86,3 +86,28 @@ pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Valu
 }
 
 pub(crate) use proto::json::rfc3339;
+
+#[allow(clippy::result_large_err)]
+/// Reads a profile's optional `game` query and finds the user: their username as typed at
+/// sign-up (what rulesets, decks and templates keep; the accounts service knows it in any case
+/// and spelling), or a 404 for no such user.
+pub(crate) async fn profile_of(
+    calls: &crate::auth::Calls,
+    username: String,
+    game_name: Option<&str>,
+) -> Result<(String, Option<Game>), ApiError> {
+    let game = game_name
+        .map(|name| {
+            game(name).map_err(|_| {
+                ApiError::invalid_argument(format!(
+                    "`game`: unknown game `{}` (expected lor, pokemon or riftbound)",
+                    kit::status::quote(name)
+                ))
+                .with_details(serde_json::json!({"field": "game"}))
+            })
+        })
+        .transpose()?;
+    let user = calls.accounts()?.get_user(&username).await?;
+    let username = user.user.map(|user| user.username).unwrap_or(username);
+    Ok((username, game))
+}

@@ -306,23 +306,7 @@ async fn profile(
     Path(username): Path<String>,
     Query(query): Query<ProfileQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = query
-        .game
-        .as_deref()
-        .map(|name| {
-            super::game(name).map_err(|_| {
-                ApiError::invalid_argument(format!(
-                    "`game`: unknown game `{}` (expected lor, pokemon or riftbound)",
-                    kit::status::quote(name)
-                ))
-                .with_details(json!({"field": "game"}))
-            })
-        })
-        .transpose()?;
-    // The accounts service knows the username in every case and spelling; the rulesets keep
-    // it as typed at sign-up.
-    let user = calls.accounts()?.get_user(&username).await?;
-    let username = user.user.map(|user| user.username).unwrap_or(username);
+    let (username, game) = super::profile_of(&calls, username, query.game.as_deref()).await?;
     let response = calls
         .scripts()?
         .list_public_rulesets(pb::ListPublicRulesetsRequest {

@@ -634,25 +634,7 @@ async fn profile(
     Path(username): Path<String>,
     Query(query): Query<ProfileQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = query
-        .game
-        .as_deref()
-        .map(|name| {
-            super::game(name).map_err(|_| {
-                bad_field(
-                    "game",
-                    format!(
-                        "unknown game `{}` (expected lor, pokemon or riftbound)",
-                        kit::status::quote(name)
-                    ),
-                )
-            })
-        })
-        .transpose()?;
-    // The accounts service knows the username in every case and spelling; decks keep it as
-    // typed at sign-up.
-    let user = calls.accounts()?.get_user(&username).await?;
-    let username = user.user.map(|user| user.username).unwrap_or(username);
+    let (username, game) = super::profile_of(&calls, username, query.game.as_deref()).await?;
     let response = calls
         .decks()?
         .list_public_decks(pb::ListPublicDecksRequest {

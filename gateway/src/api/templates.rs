@@ -505,23 +505,7 @@ async fn profile(
     Path(username): Path<String>,
     Query(query): Query<ProfileQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = query
-        .game
-        .as_deref()
-        .map(|name| {
-            super::game(name).map_err(|_| {
-                bad_field(
-                    "game",
-                    format!(
-                        "unknown game `{}` (expected lor, pokemon or riftbound)",
-                        kit::status::quote(name)
-                    ),
-                )
-            })
-        })
-        .transpose()?;
-    let user = calls.accounts()?.get_user(&username).await?;
-    let username = user.user.map(|user| user.username).unwrap_or(username);
+    let (username, game) = super::profile_of(&calls, username, query.game.as_deref()).await?;
     let response = calls
         .decks()?
         .list_public_templates(pb::ListPublicTemplatesRequest {

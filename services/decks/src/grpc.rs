@@ -71,30 +71,11 @@ impl Api {
                 .into_iter()
                 .map(|(name, cards)| pb::DeckPile {
                     name: name.to_owned(),
-                    cards: cards
-                        .into_iter()
-                        .map(|card| pb::PileCard {
-                            r#ref: card.reference,
-                            card_id: card.card_id,
-                            name: card.name,
-                            count: card.count,
-                            line: u32::try_from(card.line).unwrap_or(u32::MAX),
-                        })
-                        .collect(),
+                    cards: cards.into_iter().map(Into::into).collect(),
                 })
                 .collect(),
             chosen_champion: deck.chosen_champion,
-            warnings: deck
-                .warnings
-                .into_iter()
-                .map(|warning| pb::ImportWarning {
-                    line: warning
-                        .line
-                        .map(|line| u32::try_from(line).unwrap_or(u32::MAX)),
-                    text: warning.text,
-                    reason: warning.reason,
-                })
-                .collect(),
+            warnings: deck.warnings.into_iter().map(Into::into).collect(),
         })
     }
 

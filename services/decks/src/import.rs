@@ -39,6 +39,30 @@ pub struct Warning {
     pub reason: String,
 }
 
+impl From<Warning> for proto::decks::v1::ImportWarning {
+    fn from(warning: Warning) -> Self {
+        Self {
+            line: warning
+                .line
+                .map(|line| u32::try_from(line).unwrap_or(u32::MAX)),
+            text: warning.text,
+            reason: warning.reason,
+        }
+    }
+}
+
+impl From<PileCard> for proto::decks::v1::PileCard {
+    fn from(card: PileCard) -> Self {
+        Self {
+            r#ref: card.reference,
+            card_id: card.card_id,
+            name: card.name,
+            count: card.count,
+            line: u32::try_from(card.line).unwrap_or(u32::MAX),
+        }
+    }
+}
+
 /// An imported deck.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

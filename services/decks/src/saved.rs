@@ -518,18 +518,7 @@ pub fn piles_from_proto(piles: &[pb::SavedPile]) -> Result<Vec<Pile>, Error> {
         .iter()
         .enumerate()
         .map(|(index, pile)| {
-            let role = match pb::PileRole::try_from(pile.role) {
-                Ok(pb::PileRole::Main) => PileRole::Main,
-                Ok(pb::PileRole::Sideboard) => PileRole::Sideboard,
-                Ok(pb::PileRole::Maybeboard) => PileRole::Maybeboard,
-                Ok(pb::PileRole::CommandZone) => PileRole::CommandZone,
-                Err(_) => {
-                    return Err(Error::from(SavedDeckError::InvalidPile {
-                        field: format!("piles[{index}].role"),
-                        problem: format!("{} is not a pile role", pile.role),
-                    }));
-                }
-            };
+            let role = role_from_proto(pile.role, format!("piles[{index}].role"))?;
             Ok(Pile {
                 name: pile.name.clone(),
                 role,
@@ -605,14 +594,31 @@ pub fn rules_to_proto(rules: &DeckRules) -> pb::DeckRules {
     }
 }
 
-fn rule_from_proto(rule: &pb::RuleRef) -> RuleRef {
+/// Reads a pile's role from the wire; `field` names it in the error.
+pub fn role_from_proto(value: i32, field: String) -> Result<PileRole, Error> {
+    match pb::PileRole::try_from(value) {
+        Ok(pb::PileRole::Main) => Ok(PileRole::Main),
+        Ok(pb::PileRole::Sideboard) => Ok(PileRole::Sideboard),
+        Ok(pb::PileRole::Maybeboard) => Ok(PileRole::Maybeboard),
+        Ok(pb::PileRole::CommandZone) => Ok(PileRole::CommandZone),
+        Err(_) => Err(SavedDeckError::InvalidPile {
+            field,
+            problem: format!("{value} is not a pile role"),
+        }
+        .into()),
+    }
+}
+
+/// Reads a ruleset reference from the wire.
+pub fn rule_from_proto(rule: &pb::RuleRef) -> RuleRef {
     RuleRef {
         ruleset: rule.ruleset.clone(),
         version: rule.version,
     }
 }
 
-fn rule_to_proto(rule: &RuleRef) -> pb::RuleRef {
+/// Writes a ruleset reference as it goes on the wire.
+pub fn rule_to_proto(rule: &RuleRef) -> pb::RuleRef {
     pb::RuleRef {
         ruleset: rule.ruleset.clone(),
         version: rule.version,

@@ -52,16 +52,7 @@ pub async fn shared(
             }));
             pb::DeckPile {
                 name: name.to_owned(),
-                cards: pile_cards
-                    .into_iter()
-                    .map(|card| pb::PileCard {
-                        r#ref: card.reference,
-                        card_id: card.card_id,
-                        name: card.name,
-                        count: card.count,
-                        line: u32::try_from(card.line).unwrap_or(u32::MAX),
-                    })
-                    .collect(),
+                cards: pile_cards.into_iter().map(Into::into).collect(),
             }
         })
         .collect();

@@ -14,14 +14,17 @@ use proto::decks::v1 as pb;
 use proto::game::Game;
 
 use crate::domain::page::{Cursor, page_size};
-use crate::domain::saved::{DeckName, Layout, Owner, PileRole, PileView, RuleRef, SavedDeckError};
+use crate::domain::saved::{DeckName, Layout, Owner, PileView, RuleRef, SavedDeckError};
 use crate::domain::template::{
     self, BuiltinTemplate, CardRuleset, RulesetMode, Template, TemplateLayout, TemplatePile, Zone,
     check_saveable,
 };
 use crate::error::Error;
 use crate::import::import_deck;
-use crate::saved::{layout_from_proto, next_page_token, pile_to_proto};
+use crate::saved::{
+    layout_from_proto, next_page_token, pile_to_proto, role_from_proto, rule_from_proto,
+    rule_to_proto,
+};
 use crate::store::TemplateStore;
 
 /// What the errors of this module call a template.
@@ -378,20 +381,6 @@ fn not_found(id: &str) -> Error {
     }
 }
 
-fn rule_from_proto(rule: &pb::RuleRef) -> RuleRef {
-    RuleRef {
-        ruleset: rule.ruleset.clone(),
-        version: rule.version,
-    }
-}
-
-fn rule_to_proto(rule: &RuleRef) -> pb::RuleRef {
-    pb::RuleRef {
-        ruleset: rule.ruleset.clone(),
-        version: rule.version,
-    }
-}
-
 fn card_ruleset_from_proto(ruleset: &pb::CardRuleset) -> CardRuleset {
     CardRuleset {
         rule: ruleset
@@ -421,19 +410,7 @@ fn zone_name(zone: Zone) -> &'static str {
 
 fn template_pile_from_proto(index: usize, pile: &pb::TemplatePile) -> Result<TemplatePile, Error> {
     let field = |name: &str| format!("piles[{index}].{name}");
-    let role = match pb::PileRole::try_from(pile.role) {
-        Ok(pb::PileRole::Main) => PileRole::Main,
-        Ok(pb::PileRole::Sideboard) => PileRole::Sideboard,
-        Ok(pb::PileRole::Maybeboard) => PileRole::Maybeboard,
-        Ok(pb::PileRole::CommandZone) => PileRole::CommandZone,
-        Err(_) => {
-            return Err(SavedDeckError::InvalidPile {
-                field: field("role"),
-                problem: format!("{} is not a pile role", pile.role),
-            }
-            .into());
-        }
-    };
+    let role = role_from_proto(pile.role, field("role"))?;
     let zone = pile
         .zone
         .as_deref()
