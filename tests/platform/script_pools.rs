@@ -4,6 +4,7 @@
 //! decks codecs), and the scripts crate depends on no other service, not even for its tests.
 
 mod builtin_rules;
+mod calculator_builder;
 mod catalog_pool;
 mod default_calculators;
 pub(crate) mod support;

@@ -1,10 +1,13 @@
 //! The calculators service: calculators' defaults per game, no-code builder specs, dashboards
 //! (`turnier.calculators.v1.CalculatorService`).
 //!
-//! Its RPCs, tables and callers arrive with the issue that builds it; until then it serves only
-//! the gRPC health protocol and server reflection (added by `kit::server`), owns nothing and
-//! calls no one. Calculator scripts already run in the scripts service.
+//! Its domain is here: the builder's fields per game, its spec (version 1) and the script
+//! generated from a spec (`domain`). Its RPCs, tables and callers arrive with the rest of its
+//! issue; until then it serves only the gRPC health protocol and server reflection (added by
+//! `kit::server`), owns nothing and calls no one. Calculator scripts run in the scripts
+//! service.
 
+pub mod domain;
 pub mod grpc;
 
 use kit::server::{Deps, Mount, MountError};

@@ -24,13 +24,13 @@ use super::support;
 
 /// One runner for the whole test binary: creating one pre-initializes the plugin (seconds in a
 /// debug build).
-static RUNNER: LazyLock<Runner> = LazyLock::new(|| {
+pub(super) static RUNNER: LazyLock<Runner> = LazyLock::new(|| {
     Runner::new(Limits::default(), TimeLimits::default()).expect("the runner starts")
 });
 
-static LOR: LazyLock<Vec<Value>> = LazyLock::new(|| cards(Game::Lor));
-static POKEMON: LazyLock<Vec<Value>> = LazyLock::new(|| cards(Game::Pokemon));
-static RIFTBOUND: LazyLock<Vec<Value>> = LazyLock::new(|| cards(Game::Riftbound));
+pub(super) static LOR: LazyLock<Vec<Value>> = LazyLock::new(|| cards(Game::Lor));
+pub(super) static POKEMON: LazyLock<Vec<Value>> = LazyLock::new(|| cards(Game::Pokemon));
+pub(super) static RIFTBOUND: LazyLock<Vec<Value>> = LazyLock::new(|| cards(Game::Riftbound));
 
 // ---------------------------------------------------------------------------------------------
 // Spec and card data
@@ -103,7 +103,7 @@ fn whole(value: &Value) -> usize {
 // ---------------------------------------------------------------------------------------------
 
 /// Runs a calculator and returns its dashboard in the documented JSON.
-fn dashboard(script: &ScriptRef, deck: &Deck) -> Vec<Value> {
+pub(super) fn dashboard(script: &ScriptRef, deck: &Deck) -> Vec<Value> {
     let dashboard = RUNNER
         .calculator(script, deck.pile(), deck.cards_by_id(), None)
         .unwrap_or_else(|err| panic!("the calculator runs: {err}"));
@@ -325,7 +325,7 @@ fn the_riftbound_default_calculator_charts_a_56_card_deck() {
 /// its printing ids as refs, each resolved to its card identity. The list writes its basic
 /// Energy as `swsh1-0`, which no printing has: that line takes the default printing of the
 /// basic Energy of the same name.
-fn pokemon_deck() -> Deck {
+pub(super) fn pokemon_deck() -> Deck {
     let path = kit::testing::shared::data_dir().join("pokemon/decks/en/swsh4.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|err| panic!("cannot read {} ({err})", path.display()));
