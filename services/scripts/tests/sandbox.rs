@@ -96,6 +96,31 @@ fn a_deck_rule_returns_its_value() {
 }
 
 #[test]
+fn a_calculators_numbers_that_are_not_finite_come_back_as_zero() {
+    let calculator = "const __turnier_default = function () {\n\
+                        return { widgets: [\n\
+                          { kind: \"stat\", label: \"nan\", value: 0 / 0 },\n\
+                          { kind: \"stat\", label: \"inf\", value: 1 / 0, unit: \"x\" },\n\
+                          { kind: \"histogram\", label: \"h\", buckets: [1, -1 / 0, 2], labels: [] },\n\
+                        ] };\n\
+                      };";
+    assert_eq!(
+        run(calculator, ScriptKind::Calculator, &[deck(), json!({})]),
+        returned(json!({"widgets": [
+            {"kind": "stat", "label": "nan", "value": 0},
+            {"kind": "stat", "label": "inf", "value": 0, "unit": "x"},
+            {"kind": "histogram", "label": "h", "buckets": [1, 0, 2], "labels": []},
+        ]}))
+    );
+    // A rule's result is written as JSON.stringify writes it.
+    let rule = "const __turnier_default = () => ({ valid: true, score: 0 / 0 });";
+    assert_eq!(
+        run(rule, ScriptKind::Deck, &[deck()]),
+        returned(json!({"valid": true, "score": null}))
+    );
+}
+
+#[test]
 fn objects_keep_the_key_order_they_were_given() {
     let rule = "const __turnier_default = (deck, cardsById) =>\n\
                   ({ deck: Object.keys(deck), cards: Object.keys(cardsById) });";

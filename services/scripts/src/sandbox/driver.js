@@ -45,6 +45,12 @@
       return "an exception that cannot be shown as text";
     }
   };
+  // A calculator's numbers that are not finite are written as 0, not as JSON.stringify's
+  // null: the reference's normalizer keeps a `stat` value that is a number as a number (a
+  // non-finite one as 0), where null would become empty text and "No data". `value - value`
+  // is 0 only for a finite number (the driver names no global such as Number).
+  const finiteOrZero = (key, value) =>
+    typeof value === "number" && value - value !== 0 ? 0 : value;
   const outcome = (call) => {
     let value;
     try {
@@ -56,7 +62,7 @@
       return '{"undefined":true}';
     }
     try {
-      const text = io.stringify(value);
+      const text = kind === "calculator" ? io.stringify(value, finiteOrZero) : io.stringify(value);
       if (text === void 0) {
         return io.stringify({ unserializable: "the entry point returned a " + typeof value });
       }
