@@ -7,4 +7,5 @@ mod builtin_rules;
 mod calculator_builder;
 mod catalog_pool;
 mod default_calculators;
+mod default_differential;
 pub(crate) mod support;

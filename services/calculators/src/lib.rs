@@ -7,6 +7,7 @@
 //! `kit::server`), owns nothing and calls no one. Calculator scripts run in the scripts
 //! service.
 
+pub mod defaults;
 pub mod domain;
 pub mod grpc;
 

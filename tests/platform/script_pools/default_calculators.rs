@@ -49,7 +49,7 @@ fn guide_script(page: &str, first_line: &str) -> ScriptRef {
 }
 
 /// The lines of the first `text` block after `heading` in the rulesets guide.
-fn guide_codes<'a>(page: &'a str, heading: &str) -> Vec<&'a str> {
+pub(super) fn guide_codes<'a>(page: &'a str, heading: &str) -> Vec<&'a str> {
     let from = page
         .find(heading)
         .unwrap_or_else(|| panic!("no `{heading}` in the rulesets guide"));
@@ -60,7 +60,7 @@ fn guide_codes<'a>(page: &'a str, heading: &str) -> Vec<&'a str> {
 }
 
 /// A Legends of Runeterra deck from a deck code, in code order; card refs are card codes.
-fn lor_deck(code: &str) -> Deck {
+pub(super) fn lor_deck(code: &str) -> Deck {
     let by_code: HashMap<&str, &Value> = LOR
         .iter()
         .map(|card| (card["id"].as_str().expect("a card id"), card))
