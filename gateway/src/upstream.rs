@@ -21,6 +21,7 @@ pub struct Clients {
     search: Option<kit::clients::SearchClient>,
     decks: Option<kit::clients::DecksClient>,
     scripts: Option<kit::clients::ScriptsClient>,
+    calculators: Option<kit::clients::CalculatorsClient>,
 }
 
 // Each accessor answers with `ApiError`, which lives for one response (see the route modules).
@@ -55,6 +56,11 @@ impl Clients {
     pub fn scripts(&self) -> Result<&kit::clients::ScriptsClient, ApiError> {
         configured(self.scripts.as_ref(), Service::Scripts)
     }
+
+    /// Returns the calculators service's client.
+    pub fn calculators(&self) -> Result<&kit::clients::CalculatorsClient, ApiError> {
+        configured(self.calculators.as_ref(), Service::Calculators)
+    }
 }
 
 impl Clients {
@@ -78,6 +84,7 @@ impl Clients {
             search: act!(self.search),
             decks: act!(self.decks),
             scripts: act!(self.scripts),
+            calculators: act!(self.calculators),
         }
     }
 }
@@ -147,6 +154,7 @@ impl Upstreams {
             search: raw(Service::Search).map(kit::clients::SearchClient::new),
             decks: raw(Service::Decks).map(kit::clients::DecksClient::new),
             scripts: raw(Service::Scripts).map(kit::clients::ScriptsClient::new),
+            calculators: raw(Service::Calculators).map(kit::clients::CalculatorsClient::new),
         }
     }
 

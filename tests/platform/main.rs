@@ -6,6 +6,7 @@
 mod account_cli;
 mod accounts_gateway;
 mod architecture;
+mod calculators_gateway;
 mod catalog;
 mod cli;
 mod deck_cli;

@@ -13,6 +13,7 @@ use utoipa::OpenApi as _;
 use crate::ApiError;
 
 pub mod accounts;
+pub mod calculators;
 pub mod catalog;
 pub mod deck_checks;
 pub mod deck_sets;
@@ -28,10 +29,11 @@ use crate::state::AppState;
 
 /// Returns the `/api/v1/...` routes.
 pub fn routes() -> Router<AppState> {
-    // TODO(gateway): tournaments and calculators join as their issues land;
+    // TODO(gateway): tournaments join as their issue lands;
     // until then their paths get the JSON 404 fallback.
     Router::new()
         .merge(accounts::routes())
+        .merge(calculators::routes())
         .merge(catalog::routes())
         .merge(deck_checks::routes())
         .merge(deck_sets::routes())
@@ -48,6 +50,7 @@ pub fn routes() -> Router<AppState> {
 pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
     vec![
         accounts::AccountsDoc::openapi(),
+        calculators::CalculatorsDoc::openapi(),
         catalog::CatalogDoc::openapi(),
         deck_checks::DeckChecksDoc::openapi(),
         deck_sets::DeckSetsDoc::openapi(),

@@ -11,9 +11,10 @@
 //!
 //! The catalog's client also keeps what other services build from a whole catalog
 //! ([`catalog::PerCatalogVersion`]), since that cache is about reading the catalog. The
-//! tournaments and calculators services get their clients with their first RPCs.
+//! tournaments service gets its client with its first RPCs.
 
 pub mod accounts;
+pub mod calculators;
 pub mod call;
 pub mod catalog;
 pub mod decks;
@@ -23,6 +24,7 @@ pub mod search;
 pub use crate::client::ClientError;
 pub use crate::status::{ServiceError, Violation};
 pub use accounts::AccountsClient;
+pub use calculators::CalculatorsClient;
 pub use call::CallOptions;
 pub use catalog::CatalogClient;
 pub use decks::DecksClient;
