@@ -87,6 +87,10 @@ enum Command {
     /// public ones), over gRPC.
     #[command(subcommand)]
     Ruleset(crate::ruleset_cmd::RulesetCommand),
+    /// Generates a no-code builder calculator's script (in process), and runs the calculators
+    /// of a running platform over gRPC.
+    #[command(subcommand)]
+    Calculator(crate::calculator_cmd::CalculatorCommand),
 }
 
 /// Runs the parsed command line.
@@ -137,5 +141,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         // A client of a running platform: no settings of its own but where and who.
         Command::Ruleset(command) => crate::ruleset_cmd::run(command).await,
+        // The builder in process, or a client of a running platform.
+        Command::Calculator(command) => crate::calculator_cmd::run(command).await,
     }
 }

@@ -16,6 +16,7 @@ macro_rules! outln {
 }
 
 mod account_cmd;
+mod calculator_cmd;
 mod catalog_cmd;
 mod cli;
 mod deck_cmd;

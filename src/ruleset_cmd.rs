@@ -35,7 +35,7 @@ pub struct Connection {
         env = "TURNIER_SERVER",
         default_value = "http://127.0.0.1:50051"
     )]
-    server: String,
+    pub(crate) server: String,
     /// A session or API token (never printed); without it, only public rulesets answer.
     #[arg(
         long,
@@ -43,7 +43,7 @@ pub struct Connection {
         env = "TURNIER_TOKEN",
         hide_env_values = true
     )]
-    token: Option<String>,
+    pub(crate) token: Option<String>,
 }
 
 /// `turnier ruleset …`

@@ -6,6 +6,7 @@
 mod account_cli;
 mod accounts_gateway;
 mod architecture;
+mod calculator_cli;
 mod calculators_gateway;
 mod catalog;
 mod cli;
