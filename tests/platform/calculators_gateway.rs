@@ -255,6 +255,19 @@ async fn a_builder_calculator_opens_in_the_builder_until_edited_by_hand() {
         *stage,
         json!({"id": "stage", "label": "Stage", "kind": "category", "values": ["Basic", "Stage 1", "Stage 2"]})
     );
+    // The categories the catalog decides offer what its cards carry (the sample: Pikachu ex).
+    let values = |id: &str| -> Value {
+        body["fields"]
+            .as_array()
+            .expect("fields")
+            .iter()
+            .find(|field| field["id"] == id)
+            .map_or(Value::Null, |field| field["values"].clone())
+    };
+    assert_eq!(values("subtype"), json!(["Basic", "ex"]));
+    assert_eq!(values("set"), json!(["me2pt5"]));
+    assert_eq!(values("regulationMark"), json!(["H"]));
+    assert_eq!(values("hp"), Value::Null, "a number field has no values");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -58,6 +58,13 @@ pub enum Error {
     Db(#[from] sqlx::Error),
 }
 
+/// What the catalog cache's reads fail with (`kit::clients::catalog::PerCatalogVersion`).
+impl From<ServiceError> for Error {
+    fn from(cause: ServiceError) -> Self {
+        Error::Catalog(cause)
+    }
+}
+
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
         let failure = match &err {

@@ -142,7 +142,7 @@ impl CalculatorService for Api {
         &self,
         request: Request<pb::ListCalculatorFieldsRequest>,
     ) -> Result<Response<pb::ListCalculatorFieldsResponse>, Status> {
-        let fields = service::fields_of(request.get_ref().game)?;
+        let fields = self.calculators.fields(request.get_ref().game).await?;
         Ok(Response::new(pb::ListCalculatorFieldsResponse { fields }))
     }
 

@@ -4,10 +4,12 @@
 //! from the catalog, the script run in the scripts service), and the builder's own calls.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use kit::access::{self, Action, Owned, Visibility};
 use kit::auth::Caller;
+use kit::clients::catalog::PerCatalogVersion;
 use kit::clients::{CatalogClient, ScriptsClient};
 use kit::timestamp::to_proto;
 use proto::calculators::v1 as pb;
@@ -26,12 +28,17 @@ use crate::store::{CalculatorPatch, CalculatorStore};
 /// The most distinct cards a run reads (a deck set of several decks).
 const MAX_RUN_CARDS: usize = 2_000;
 
+/// What the catalog's cards carry in the categories it decides, per game.
+type CatalogValues = Vec<(&'static str, Vec<String>)>;
+
 /// The calculators of the service.
 #[derive(Debug, Clone)]
 pub struct Calculators {
     store: CalculatorStore,
     scripts: ScriptsClient,
     catalog: CatalogClient,
+    /// Built once per catalog version from every card of a game.
+    values: Arc<PerCatalogVersion<CatalogValues>>,
 }
 
 impl Calculators {
@@ -41,8 +48,44 @@ impl Calculators {
         Self {
             store,
             scripts,
+            values: Arc::new(PerCatalogVersion::new(catalog.clone())),
             catalog,
         }
+    }
+
+    /// The builder's fields of a game, with the values of every category: its own, or the
+    /// ones the catalog's cards carry (sets, rarities, subtypes, keywords, tags).
+    pub async fn fields(&self, game_value: i32) -> Result<Vec<pb::CalculatorField>, Error> {
+        let game = game(game_value)?;
+        let from_catalog = self
+            .values
+            .get(game, |cards| async move {
+                let cards: Vec<Value> = cards
+                    .iter()
+                    .map(serde_json::to_value)
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| Error::Corrupt {
+                        what: "catalog card",
+                    })?;
+                Ok::<_, Error>(fields::catalog_values(game, &cards))
+            })
+            .await?;
+        Ok(fields::of_game(game)
+            .iter()
+            .map(|field| pb::CalculatorField {
+                id: field.id.to_owned(),
+                label: field.label.to_owned(),
+                kind: field.kind.name().to_owned(),
+                values: match from_catalog.iter().find(|(id, _)| *id == field.id) {
+                    Some((_, values)) => values.clone(),
+                    None => field
+                        .values
+                        .iter()
+                        .map(|value| (*value).to_owned())
+                        .collect(),
+                },
+            })
+            .collect())
     }
 
     /// The game's default, then the caller's own calculators.
@@ -322,23 +365,6 @@ pub fn inspect_source(
             spec_json: None,
         },
     })
-}
-
-/// The builder's fields of a game.
-pub fn fields_of(game_value: i32) -> Result<Vec<pb::CalculatorField>, Error> {
-    Ok(fields::of_game(game(game_value)?)
-        .iter()
-        .map(|field| pb::CalculatorField {
-            id: field.id.to_owned(),
-            label: field.label.to_owned(),
-            kind: field.kind.name().to_owned(),
-            values: field
-                .values
-                .iter()
-                .map(|value| (*value).to_owned())
-                .collect(),
-        })
-        .collect())
 }
 
 /// Reads piles (card ref → copies, as JSON text) into one deck: each card once, with its

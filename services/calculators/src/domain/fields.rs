@@ -44,6 +44,10 @@ pub struct Field {
     /// The JavaScript expression reading it from `card` (a card, or `undefined`): a value, a
     /// list of values, or `undefined`.
     pub read: &'static str,
+    /// Where a category whose values the catalog decides (`values` empty) is read in a card's
+    /// JSON (`["game", "subtypes"]`): the builder offers the values the catalog's cards carry
+    /// there. Empty for the other fields.
+    pub path: &'static [&'static str],
 }
 
 const POKEMON: &[Field] = &[
@@ -52,6 +56,7 @@ const POKEMON: &[Field] = &[
         label: "Card type",
         kind: FieldKind::Category,
         values: &["Pokemon", "Trainer", "Energy"],
+        path: &[],
         read: "card?.game?.supertype",
     },
     Field {
@@ -60,6 +65,7 @@ const POKEMON: &[Field] = &[
         kind: FieldKind::Category,
         values: &["Basic", "Stage 1", "Stage 2"],
         // Pokémon only: Basic Energy carries a "Basic" subtype too, and stays out.
+        path: &[],
         read: "card?.game?.supertype === \"Pokemon\" ? (card?.game?.subtypes ?? []).find((subtype) => subtype === \"Basic\" || subtype === \"Stage 1\" || subtype === \"Stage 2\") : undefined",
     },
     Field {
@@ -67,6 +73,7 @@ const POKEMON: &[Field] = &[
         label: "Subtype",
         kind: FieldKind::Category,
         values: &[],
+        path: &["game", "subtypes"],
         read: "card?.game?.subtypes",
     },
     Field {
@@ -86,6 +93,7 @@ const POKEMON: &[Field] = &[
             "Psychic",
             "Water",
         ],
+        path: &[],
         read: "card?.game?.types",
     },
     Field {
@@ -93,6 +101,7 @@ const POKEMON: &[Field] = &[
         label: "Retreat cost",
         kind: FieldKind::Number,
         values: &[],
+        path: &[],
         read: "card?.game?.convertedRetreatCost",
     },
     Field {
@@ -100,6 +109,7 @@ const POKEMON: &[Field] = &[
         label: "HP",
         kind: FieldKind::Number,
         values: &[],
+        path: &[],
         read: "card?.game?.hp",
     },
     Field {
@@ -107,6 +117,7 @@ const POKEMON: &[Field] = &[
         label: "Regulation mark",
         kind: FieldKind::Category,
         values: &[],
+        path: &["game", "regulationMark"],
         read: "card?.game?.regulationMark",
     },
     Field {
@@ -114,6 +125,7 @@ const POKEMON: &[Field] = &[
         label: "Rarity",
         kind: FieldKind::Category,
         values: &[],
+        path: &["game", "rarity"],
         read: "card?.game?.rarity",
     },
     Field {
@@ -121,6 +133,7 @@ const POKEMON: &[Field] = &[
         label: "Set",
         kind: FieldKind::Category,
         values: &[],
+        path: &["setCode"],
         read: "card?.setCode",
     },
     Field {
@@ -128,6 +141,7 @@ const POKEMON: &[Field] = &[
         label: "Name",
         kind: FieldKind::Text,
         values: &[],
+        path: &[],
         read: "card?.name",
     },
 ];
@@ -138,6 +152,7 @@ const LOR: &[Field] = &[
         label: "Mana cost",
         kind: FieldKind::Number,
         values: &[],
+        path: &[],
         read: "card?.game?.cost",
     },
     Field {
@@ -145,6 +160,7 @@ const LOR: &[Field] = &[
         label: "Card type",
         kind: FieldKind::Category,
         values: &["Unit", "Spell", "Landmark", "Equipment", "Ability", "Trap"],
+        path: &[],
         read: "card?.game?.typeRef",
     },
     Field {
@@ -152,6 +168,7 @@ const LOR: &[Field] = &[
         label: "Supertype",
         kind: FieldKind::Category,
         values: &["Champion"],
+        path: &[],
         read: "card?.game?.supertypeRef",
     },
     Field {
@@ -171,6 +188,7 @@ const LOR: &[Field] = &[
             "BandleCity",
             "Runeterra",
         ],
+        path: &[],
         read: "card?.game?.regionRefs",
     },
     Field {
@@ -178,6 +196,7 @@ const LOR: &[Field] = &[
         label: "Rarity",
         kind: FieldKind::Category,
         values: &["Common", "Rare", "Epic", "Champion"],
+        path: &[],
         read: "card?.game?.rarityRef",
     },
     Field {
@@ -185,6 +204,7 @@ const LOR: &[Field] = &[
         label: "Set",
         kind: FieldKind::Category,
         values: &[],
+        path: &["setCode"],
         read: "card?.setCode",
     },
     Field {
@@ -192,6 +212,7 @@ const LOR: &[Field] = &[
         label: "Keyword",
         kind: FieldKind::Category,
         values: &[],
+        path: &["game", "keywordRefs"],
         read: "card?.game?.keywordRefs",
     },
     Field {
@@ -199,6 +220,7 @@ const LOR: &[Field] = &[
         label: "Name",
         kind: FieldKind::Text,
         values: &[],
+        path: &[],
         read: "card?.name",
     },
 ];
@@ -209,6 +231,7 @@ const RIFTBOUND: &[Field] = &[
         label: "Energy",
         kind: FieldKind::Number,
         values: &[],
+        path: &[],
         read: "card?.game?.energy",
     },
     Field {
@@ -216,6 +239,7 @@ const RIFTBOUND: &[Field] = &[
         label: "Might",
         kind: FieldKind::Number,
         values: &[],
+        path: &[],
         read: "card?.game?.might",
     },
     Field {
@@ -223,6 +247,7 @@ const RIFTBOUND: &[Field] = &[
         label: "Card type",
         kind: FieldKind::Category,
         values: &["legend", "unit", "spell", "gear", "rune", "battlefield"],
+        path: &[],
         read: "card?.game?.type",
     },
     Field {
@@ -238,6 +263,7 @@ const RIFTBOUND: &[Field] = &[
             "order",
             "colorless",
         ],
+        path: &[],
         read: "card?.game?.domains",
     },
     Field {
@@ -245,6 +271,7 @@ const RIFTBOUND: &[Field] = &[
         label: "Supertype",
         kind: FieldKind::Category,
         values: &["Champion", "Signature", "Token"],
+        path: &[],
         read: "card?.game?.supertype",
     },
     Field {
@@ -252,13 +279,15 @@ const RIFTBOUND: &[Field] = &[
         label: "Tag",
         kind: FieldKind::Category,
         values: &[],
+        path: &["game", "tags"],
         read: "card?.game?.tags",
     },
     Field {
         id: "rarity",
         label: "Rarity",
         kind: FieldKind::Category,
-        values: &["common", "uncommon", "rare", "epic", "showcase"],
+        values: &[],
+        path: &["game", "rarity"],
         read: "card?.game?.rarity",
     },
     Field {
@@ -266,6 +295,7 @@ const RIFTBOUND: &[Field] = &[
         label: "Set",
         kind: FieldKind::Category,
         values: &[],
+        path: &["setCode"],
         read: "card?.setCode",
     },
     Field {
@@ -273,9 +303,42 @@ const RIFTBOUND: &[Field] = &[
         label: "Name",
         kind: FieldKind::Text,
         values: &[],
+        path: &[],
         read: "card?.name",
     },
 ];
+
+/// Returns, for each field of `game` whose values the catalog decides, the distinct values
+/// `cards` (cards as their documented JSON) carry at its path, sorted; a list is read value by
+/// value.
+pub fn catalog_values(game: Game, cards: &[serde_json::Value]) -> Vec<(&'static str, Vec<String>)> {
+    of_game(game)
+        .iter()
+        .filter(|field| field.kind == FieldKind::Category && field.values.is_empty())
+        .map(|field| {
+            let mut values = std::collections::BTreeSet::new();
+            for card in cards {
+                let found = field
+                    .path
+                    .iter()
+                    .try_fold(card, |value, key| value.get(key));
+                match found {
+                    Some(serde_json::Value::String(text)) => {
+                        values.insert(text.clone());
+                    }
+                    Some(serde_json::Value::Array(list)) => {
+                        values.extend(list.iter().filter_map(|v| v.as_str().map(str::to_owned)));
+                    }
+                    _ => {}
+                }
+            }
+            (
+                field.id,
+                values.into_iter().filter(|v| !v.is_empty()).collect(),
+            )
+        })
+        .collect()
+}
 
 /// Returns the builder's fields of `game`, in the order the builder lists them.
 pub fn of_game(game: Game) -> &'static [Field] {
@@ -294,6 +357,39 @@ pub fn find(game: Game, id: &str) -> Option<&'static Field> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_catalog_decides_the_values_of_open_categories() {
+        let cards = [
+            serde_json::json!({"setCode": "sv1", "game": {"subtypes": ["Basic", "ex"], "regulationMark": "G"}}),
+            serde_json::json!({"setCode": "sv2", "game": {"subtypes": ["Stage 1"], "rarity": "Rare"}}),
+            serde_json::json!({"game": {"subtypes": "not a list", "rarity": 3}}),
+        ];
+        let values = catalog_values(Game::Pokemon, &cards);
+        let of = |id: &str| {
+            values
+                .iter()
+                .find(|(field, _)| *field == id)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            of("subtype"),
+            Some(vec![
+                "Basic".to_owned(),
+                "Stage 1".to_owned(),
+                "ex".to_owned(),
+                "not a list".to_owned()
+            ])
+        );
+        assert_eq!(of("regulationMark"), Some(vec!["G".to_owned()]));
+        assert_eq!(of("rarity"), Some(vec!["Rare".to_owned()]));
+        assert_eq!(of("set"), Some(vec!["sv1".to_owned(), "sv2".to_owned()]));
+        assert_eq!(
+            of("energyType"),
+            None,
+            "a fixed category keeps its own values"
+        );
+    }
 
     #[test]
     fn every_game_has_the_fields_the_issue_asks_for_at_least() {
