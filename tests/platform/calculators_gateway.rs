@@ -290,15 +290,23 @@ async fn runs_report_the_guides_errors_and_duplicates_start_private() {
             body["calculator"]["id"].as_str().expect("an id").to_owned()
         }
     };
-    for (source, message) in [
-        ("   ", "Calculator script source is empty."),
+    for (source, expected, message) in [
+        ("   ", 400, "Calculator script source is empty."),
         (
             "const helper = 1;",
+            400,
             "Calculator script did not export a compute function.",
         ),
         (
             "export default function compute() { throw \"no cards\"; }",
+            400,
             "no cards",
+        ),
+        // Stopped at the 5-second limit.
+        (
+            "export default function compute() { while (true) {} }",
+            504,
+            "past its time limit of 5000 ms",
         ),
     ] {
         let id = make(source).await;
@@ -309,7 +317,7 @@ async fn runs_report_the_guides_errors_and_duplicates_start_private() {
             None,
         )
         .await;
-        assert_eq!(status, 400, "{body}");
+        assert_eq!(status, expected, "{body}");
         assert!(
             body["error"]["message"]
                 .as_str()
@@ -336,7 +344,7 @@ async fn runs_report_the_guides_errors_and_duplicates_start_private() {
     let (_, profile) = send(client.get(format!("{api}/users/ANA/calculators")), None).await;
     assert_eq!(
         profile["calculators"].as_array().map(Vec::len),
-        Some(3),
+        Some(4),
         "{profile}"
     );
     let public_id = profile["calculators"][0]["id"].as_str().expect("an id");

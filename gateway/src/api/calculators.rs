@@ -424,12 +424,14 @@ async fn act(
                     .with_details(json!({"field": "pile"})));
                 }
             };
-            let response = calculators
-                .run_calculator(pb::RunCalculatorRequest {
+            // A run past its time limit keeps its `timeout` code and message, as the scripts
+            // routes answer it.
+            let response =
+                super::scripts::answer(calculators.run_calculator(pb::RunCalculatorRequest {
                     game,
                     id,
                     deck: Some(deck),
-                })
+                }))
                 .await?;
             let dashboard = response.dashboard.unwrap_or_default();
             Ok((StatusCode::OK, Json(proto::json::dashboard(&dashboard))))
