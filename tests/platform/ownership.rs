@@ -204,4 +204,88 @@ impl Callers {
             }
         }
     }
+
+    /// Runs the whole matrix on a resource the owner just made private at `url` (`kind` names
+    /// it in failures): read, change (`rename`), then made public by the owner
+    /// (`{"public": true}` patched), read and change again, and deleted (the owner last).
+    pub async fn expect_private_then_public(
+        &self,
+        client: &reqwest::Client,
+        kind: &str,
+        url: &str,
+        rename: impl Fn() -> reqwest::RequestBuilder,
+    ) {
+        self.expect(
+            &format!("reading a private {kind}"),
+            &[
+                (Who::Owner, 200),
+                (Who::Other, 404),
+                (Who::Anonymous, 404),
+                (Who::ReadOnly, 200),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+            ],
+            || client.get(url),
+        )
+        .await;
+        self.expect(
+            &format!("changing a private {kind}"),
+            &[
+                (Who::Other, 404),
+                (Who::Anonymous, 401),
+                (Who::ReadOnly, 403),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+                (Who::Owner, 200),
+            ],
+            &rename,
+        )
+        .await;
+        let (status, body) = send(
+            client.patch(url).json(&json!({"public": true})),
+            Some(&self.owner),
+        )
+        .await;
+        assert_eq!(status, 200, "publishing the {kind}: {body}");
+        self.expect(
+            &format!("reading a public {kind}"),
+            &[
+                (Who::Owner, 200),
+                (Who::Other, 200),
+                (Who::Anonymous, 200),
+                (Who::ReadOnly, 200),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+            ],
+            || client.get(url),
+        )
+        .await;
+        self.expect(
+            &format!("changing a public {kind}"),
+            &[
+                (Who::Other, 403),
+                (Who::Anonymous, 401),
+                (Who::ReadOnly, 403),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+            ],
+            &rename,
+        )
+        .await;
+        self.expect(
+            &format!("deleting a public {kind}"),
+            &[
+                (Who::Other, 403),
+                (Who::Anonymous, 401),
+                (Who::ReadOnly, 403),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+                (Who::Owner, 204),
+            ],
+            || client.delete(url),
+        )
+        .await;
+        let (status, _) = send(client.get(url), Some(&self.owner)).await;
+        assert_eq!(status, 404, "the {kind} is deleted");
+    }
 }

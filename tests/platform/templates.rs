@@ -324,80 +324,9 @@ async fn the_ownership_matrix_on_a_private_and_then_a_public_template() {
         "{api}/lor/templates/{}",
         made["template"]["id"].as_str().expect("an id")
     );
-    let rename = || client.patch(&url).json(&json!({"name": "Renamed"}));
     callers
-        .expect(
-            "reading a private template",
-            &[
-                (Who::Owner, 200),
-                (Who::Other, 404),
-                (Who::Anonymous, 404),
-                (Who::ReadOnly, 200),
-                (Who::Revoked, 401),
-                (Who::Expired, 401),
-            ],
-            || client.get(&url),
-        )
-        .await;
-    callers
-        .expect(
-            "changing a private template",
-            &[
-                (Who::Other, 404),
-                (Who::Anonymous, 401),
-                (Who::ReadOnly, 403),
-                (Who::Revoked, 401),
-                (Who::Expired, 401),
-                (Who::Owner, 200),
-            ],
-            rename,
-        )
-        .await;
-    let (status, _) = send(
-        client.patch(&url).json(&json!({"public": true})),
-        Some(&callers.owner),
-    )
-    .await;
-    assert_eq!(status, 200);
-    callers
-        .expect(
-            "reading a public template",
-            &[
-                (Who::Owner, 200),
-                (Who::Other, 200),
-                (Who::Anonymous, 200),
-                (Who::ReadOnly, 200),
-                (Who::Revoked, 401),
-                (Who::Expired, 401),
-            ],
-            || client.get(&url),
-        )
-        .await;
-    callers
-        .expect(
-            "changing a public template",
-            &[
-                (Who::Other, 403),
-                (Who::Anonymous, 401),
-                (Who::ReadOnly, 403),
-                (Who::Revoked, 401),
-                (Who::Expired, 401),
-            ],
-            rename,
-        )
-        .await;
-    callers
-        .expect(
-            "deleting a public template",
-            &[
-                (Who::Other, 403),
-                (Who::Anonymous, 401),
-                (Who::ReadOnly, 403),
-                (Who::Revoked, 401),
-                (Who::Expired, 401),
-                (Who::Owner, 204),
-            ],
-            || client.delete(&url),
-        )
+        .expect_private_then_public(&client, "template", &url, || {
+            client.patch(&url).json(&json!({"name": "Renamed"}))
+        })
         .await;
 }
