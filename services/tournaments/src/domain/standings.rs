@@ -16,12 +16,28 @@ use super::settings::{MatchWinFormula, ScoringSettings, Tiebreaker};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rounded(i64);
 
+/// How far from a half (in ten-thousandths) a value may lie and still round as that half.
+///
+/// The percentages are sums and quotients of small fractions, computed in floating point: an
+/// average of opponents' percentages that is exactly 0.65625 can come out as
+/// 0.6562499999999999, and plain rounding would then give 0.6562 where the exact value rounds
+/// to 0.6563. The error of such a computation stays below 1e-10 ten-thousandths (a few dozen
+/// terms of at most 1e4 each, at 2.2e-16 relative error). A value that is truly not a half
+/// lies at least 1 / (2q) from one, where q is its denominator; an event's denominators
+/// (products of rounds and opponents) stay below 10^8, so that distance is at least 5e-9.
+/// A tolerance of 1e-9 sits between the two: it undoes the floating-point error and cannot
+/// flip a rounding.
+const HALF_TOLERANCE: f64 = 1e-9;
+
 impl Rounded {
-    /// Rounds `value` to four decimals (halves away from zero).
+    /// Rounds `value` to four decimals, halves away from zero, as the exact value would round
+    /// (see [`HALF_TOLERANCE`]).
     pub fn new(value: f64) -> Self {
+        let scaled = value * 10_000.0;
+        let nudged = scaled + HALF_TOLERANCE.copysign(scaled);
         // Ten-thousandths of points or of a fraction stay far inside i64 for any real event.
         #[allow(clippy::cast_possible_truncation)]
-        Self((value * 10_000.0).round() as i64)
+        Self(nudged.round() as i64)
     }
 
     /// Returns the rounded value.
@@ -597,6 +613,35 @@ mod tests {
             assert_eq!(value(standing, Tiebreaker::HeadToHead), 3.0);
             assert_eq!(standing.rank, 1);
         }
+    }
+
+    #[test]
+    fn a_percentage_rounds_as_its_exact_value_would() {
+        // Opponents whose game-win percentages average exactly 21/32 = 0.65625, which adding
+        // them up in floating point makes 0.6562499999999999.
+        let fractions = [
+            (4, 7),
+            (1, 1),
+            (1, 1),
+            (11, 13),
+            (2, 13),
+            (5, 21),
+            (6, 7),
+            (7, 12),
+        ];
+        let sum: f64 = fractions
+            .iter()
+            .map(|&(a, b)| f64::from(a) / f64::from(b))
+            .sum();
+        let average = sum / 8.0;
+        assert!(average < 0.65625, "the float sum falls short: {average}");
+        assert_eq!(Rounded::new(average).value(), 0.6563);
+        assert_eq!(Rounded::new(0.65625).value(), 0.6563);
+        assert_eq!(Rounded::new(-0.65625).value(), -0.6563);
+        // Values truly near a half still round their own way.
+        assert_eq!(Rounded::new(0.656_249_9).value(), 0.6562);
+        assert_eq!(Rounded::new(2.0 / 3.0).value(), 0.6667);
+        assert_eq!(Rounded::new(1.0 / 3.0).value(), 0.3333);
     }
 
     #[test]
