@@ -322,14 +322,11 @@ impl Templates {
     /// The stored template `id` of `game`, if the caller may see it.
     async fn readable(&self, caller: &Caller, game: Game, id: &str) -> Result<Template, Error> {
         let template = self.store.get(id).await?.filter(|t| t.game == game);
-        access::check(caller, Action::Read, template.as_ref().map(owned)).map_err(|denied| {
-            Error::Denied {
-                denied,
-                kind: KIND,
-                id: id.to_owned(),
-            }
-        })?;
-        template.ok_or_else(|| not_found(id))
+        access::admit(caller, Action::Read, template, owned).map_err(|denied| Error::Denied {
+            denied,
+            kind: KIND,
+            id: id.to_owned(),
+        })
     }
 
     /// The stored template `id` of `game`, if the caller may change it; a built-in one is
@@ -347,14 +344,11 @@ impl Templates {
             });
         }
         let template = self.store.get(id).await?.filter(|t| t.game == game);
-        access::check(caller, Action::Change, template.as_ref().map(owned)).map_err(|denied| {
-            Error::Denied {
-                denied,
-                kind: KIND,
-                id: id.to_owned(),
-            }
-        })?;
-        template.ok_or_else(|| not_found(id))
+        access::admit(caller, Action::Change, template, owned).map_err(|denied| Error::Denied {
+            denied,
+            kind: KIND,
+            id: id.to_owned(),
+        })
     }
 }
 

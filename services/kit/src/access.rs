@@ -170,6 +170,20 @@ pub fn check(caller: &Caller, action: Action, resource: Option<Owned<'_>>) -> Re
     }
 }
 
+/// The rule applied to a resource read from a store: returns it when `caller` may do `action`
+/// with it, else why not (`None`, no such resource, is [`Denied::NotFound`]). `owned` says who
+/// owns it and who may see it. What a handler calls instead of [`check`] followed by its own
+/// unwrapping of the resource.
+pub fn admit<R>(
+    caller: &Caller,
+    action: Action,
+    resource: Option<R>,
+    owned: impl for<'r> Fn(&'r R) -> Owned<'r>,
+) -> Result<R, Denied> {
+    check(caller, action, resource.as_ref().map(&owned))?;
+    resource.ok_or(Denied::NotFound)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,6 +313,36 @@ mod tests {
                 .message()
                 .len()
                 < 200
+        );
+    }
+
+    #[test]
+    fn admit_returns_the_resource_only_when_the_rule_allows() {
+        let owner = account("acc_owner", TokenKind::Session, Scopes::ALL);
+        let other = account("acc_other", TokenKind::Session, Scopes::ALL);
+        #[allow(clippy::ptr_arg)] // The resource of this test is a String.
+        fn owned(owner: &String) -> Owned<'_> {
+            Owned {
+                owner: owner.as_str(),
+                visibility: Visibility::Private,
+            }
+        }
+        let mine = || Some("acc_owner".to_owned());
+        assert_eq!(
+            admit(&owner, Action::Change, mine(), owned),
+            Ok("acc_owner".to_owned())
+        );
+        assert_eq!(
+            admit(&other, Action::Read, mine(), owned),
+            Err(Denied::NotFound)
+        );
+        assert_eq!(
+            admit(&owner, Action::Read, None, owned),
+            Err(Denied::NotFound)
+        );
+        assert_eq!(
+            admit(&Caller::Anonymous, Action::Change, mine(), owned),
+            Err(Denied::Unauthenticated)
         );
     }
 }
