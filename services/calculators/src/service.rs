@@ -219,7 +219,7 @@ impl Calculators {
         };
         let updated = self
             .store
-            .update(&calculator.id, patch, SystemTime::now())
+            .update(calculator, patch, SystemTime::now())
             .await?
             .ok_or_else(|| not_found(&request.id))?;
         Ok(to_proto_calculator(&updated))
@@ -322,24 +322,18 @@ impl Calculators {
 
     async fn readable(&self, caller: &Caller, game: Game, id: &str) -> Result<Calculator, Error> {
         let calculator = self.store.get(id).await?.filter(|c| c.game == game);
-        access::check(caller, Action::Read, calculator.as_ref().map(owned)).map_err(|denied| {
-            Error::Denied {
-                denied,
-                id: id.to_owned(),
-            }
-        })?;
-        calculator.ok_or_else(|| not_found(id))
+        access::admit(caller, Action::Read, calculator, owned).map_err(|denied| Error::Denied {
+            denied,
+            id: id.to_owned(),
+        })
     }
 
     async fn changeable(&self, caller: &Caller, game: Game, id: &str) -> Result<Calculator, Error> {
         let calculator = self.store.get(id).await?.filter(|c| c.game == game);
-        access::check(caller, Action::Change, calculator.as_ref().map(owned)).map_err(
-            |denied| Error::Denied {
-                denied,
-                id: id.to_owned(),
-            },
-        )?;
-        calculator.ok_or_else(|| not_found(id))
+        access::admit(caller, Action::Change, calculator, owned).map_err(|denied| Error::Denied {
+            denied,
+            id: id.to_owned(),
+        })
     }
 }
 

@@ -158,30 +158,33 @@ impl CalculatorStore {
         rows.iter().map(calculator_of).collect()
     }
 
-    /// Applies `patch` to the calculator `id` at `now`; `None` when there is none. A source
-    /// that differs from the latest makes the next version, in the same transaction (the
-    /// row's update takes the number, so two edits at once take two).
-    #[tracing::instrument(skip_all, fields(calculator = %id))]
+    /// Applies `patch` to `current` (the calculator as just read) at `now`; `None` when it
+    /// is gone. A source that differs from the latest makes the next version, in the same
+    /// transaction (the row's update takes the number, so two edits at once take two).
+    #[tracing::instrument(skip_all, fields(calculator = %current.id))]
     pub async fn update(
         &self,
-        id: &str,
+        mut current: Calculator,
         patch: CalculatorPatch,
         now: SystemTime,
     ) -> Result<Option<Calculator>, Error> {
-        let Some(current) = self.get(id).await? else {
-            return Ok(None);
-        };
         let new_source = patch.source.filter(|source| *source != current.source);
+        if let Some(name) = patch.name {
+            current.name = name;
+        }
+        current.public = patch.public.unwrap_or(current.public);
+        current.enabled = patch.enabled.unwrap_or(current.enabled);
+        current.update_time = from_millis(to_millis(now));
         let mut tx = self.db.pool().begin().await?;
         let row = sqlx::query(
             "UPDATE calculators_calculators SET name = $2, public = $3, enabled = $4, \
              latest_version = latest_version + $5, update_time = $6 WHERE id = $1 \
              RETURNING latest_version",
         )
-        .bind(id)
-        .bind(patch.name.as_ref().unwrap_or(&current.name).as_str())
-        .bind(i64::from(patch.public.unwrap_or(current.public)))
-        .bind(i64::from(patch.enabled.unwrap_or(current.enabled)))
+        .bind(&current.id)
+        .bind(current.name.as_str())
+        .bind(i64::from(current.public))
+        .bind(i64::from(current.enabled))
         .bind(i64::from(new_source.is_some()))
         .bind(to_millis(now))
         .fetch_optional(&mut *tx)
@@ -189,12 +192,13 @@ impl CalculatorStore {
         let Some(row) = row else {
             return Ok(None);
         };
-        if let Some(source) = &new_source {
-            let version = version_number(row.try_get("latest_version")?)?;
-            insert_version(&mut tx, id, version, source, now).await?;
+        current.version = version_number(row.try_get("latest_version")?)?;
+        if let Some(source) = new_source {
+            insert_version(&mut tx, &current.id, current.version, &source, now).await?;
+            current.source = source;
         }
         tx.commit().await?;
-        self.get(id).await
+        Ok(Some(current))
     }
 
     /// Deletes the calculator `id` and its versions; whether there was one.

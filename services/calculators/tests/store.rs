@@ -63,7 +63,7 @@ async fn a_change_of_source_makes_a_version_and_others_do_not(database: TestData
     assert!(made.enabled);
     let renamed = store
         .update(
-            &made.id,
+            made.clone(),
             CalculatorPatch {
                 name: Some(name("Renamed")),
                 source: Some(SOURCE.to_owned()),
@@ -80,7 +80,7 @@ async fn a_change_of_source_makes_a_version_and_others_do_not(database: TestData
     assert!(!renamed.enabled);
     let edited = store
         .update(
-            &made.id,
+            renamed.clone(),
             CalculatorPatch {
                 source: Some(format!("{SOURCE}\n")),
                 ..CalculatorPatch::default()
@@ -94,6 +94,11 @@ async fn a_change_of_source_makes_a_version_and_others_do_not(database: TestData
     assert_eq!(edited.source, format!("{SOURCE}\n"));
     assert_eq!(edited.create_time, at(1));
     assert_eq!(edited.update_time, at(3));
+    // What the update answers is what is stored.
+    assert_eq!(
+        store.get(&made.id).await.expect("read").as_ref(),
+        Some(&edited)
+    );
 }
 
 async fn listings_hold_own_and_public_calculators(database: TestDatabase) {
@@ -163,7 +168,7 @@ async fn a_deleted_calculator_is_gone_with_its_versions(database: TestDatabase) 
         .expect("created");
     store
         .update(
-            &made.id,
+            made.clone(),
             CalculatorPatch {
                 source: Some("export default function compute() {}".to_owned()),
                 ..CalculatorPatch::default()

@@ -14,18 +14,18 @@ use std::time::SystemTime;
 use kit::access::{self, Action, Owned, Visibility};
 use kit::auth::{Bearer, Caller};
 use kit::clients::ScriptsClient;
-use kit::timestamp::to_proto;
+use kit::timestamp::{from_millis, to_millis, to_proto};
 use proto::decks::v1 as pb;
 use proto::game::Game;
 use proto::scripts::v1 as scripts_pb;
 
 use crate::domain::page::{Cursor, page_size};
 use crate::domain::saved::{
-    DeckContent, DeckId, DeckName, DeckRules, Kind, Layout, Owner, Pile, PileRole, PileView,
-    RuleRef, SavedCard, SavedDeck, SavedDeckError, sync_back, synced_cards,
+    DeckContent, DeckId, DeckName, DeckPatch, DeckRules, Kind, Layout, Owner, Pile, PileRole,
+    PileView, RuleRef, SavedCard, SavedDeck, SavedDeckError, sync_back, synced_cards,
 };
 use crate::error::Error;
-use crate::store::{DeckPatch, DeckStore, Page};
+use crate::store::{DeckStore, Page};
 
 /// What a save is given, whatever its kind (a deck set's layout is always multi-deck).
 #[derive(Debug, Clone, Default)]
@@ -141,15 +141,17 @@ impl SavedDecks {
         game: Game,
         id: &str,
     ) -> Result<SavedDeck, Error> {
-        let deck = self.of_game(kind, game, id).await?;
-        access::check(caller, Action::Read, deck.as_ref().map(owned)).map_err(|denied| {
-            Error::Denied {
-                denied,
-                kind: kind.noun(),
-                id: id.to_owned(),
-            }
+        let mut deck = access::admit(
+            caller,
+            Action::Read,
+            self.of_game(kind, game, id).await?,
+            owned,
+        )
+        .map_err(|denied| Error::Denied {
+            denied,
+            kind: kind.noun(),
+            id: id.to_owned(),
         })?;
-        let mut deck = deck.ok_or_else(|| not_found(kind, id))?;
         self.show_synced(caller, &mut deck).await?;
         Ok(deck)
     }
@@ -225,7 +227,7 @@ impl SavedDecks {
         game: Game,
         input: ChangeInput,
     ) -> Result<Outcome, Error> {
-        let deck = self.changeable(kind, caller, game, &input.id).await?;
+        let mut deck = self.changeable(kind, caller, game, &input.id).await?;
         let patch = DeckPatch {
             name: input.name.as_deref().map(DeckName::parse).transpose()?,
             public: input.public,
@@ -239,36 +241,25 @@ impl SavedDecks {
                 .transpose()?,
             rules: input.rules.map(|rules| rules_from_proto(Some(rules))),
         };
-        let content_changes =
-            patch.layout.is_some() || patch.piles.is_some() || patch.rules.is_some();
-        let content = DeckContent {
-            layout: patch.layout.unwrap_or(deck.content.layout),
-            piles: patch
-                .piles
-                .clone()
-                .unwrap_or_else(|| deck.content.piles.clone()),
-            rules: patch
-                .rules
-                .clone()
-                .unwrap_or_else(|| deck.content.rules.clone()),
-        };
-        content.check_as(kind, game)?;
+        let content_changes = patch.changes_content();
+        let new_piles = patch.piles.is_some();
+        deck.apply(patch);
+        deck.content.check_as(kind, game)?;
         let warnings = if content_changes {
-            self.warnings(bearer, game, &content).await?
+            self.warnings(bearer, game, &deck.content).await?
         } else {
             Vec::new()
         };
         let now = SystemTime::now();
-        if let Some(piles) = &patch.piles {
-            self.write_synced(caller, game, piles, now).await?;
+        if new_piles {
+            self.write_synced(caller, game, &deck.content.piles, now)
+                .await?;
         }
-        let updated = self
-            .store
-            .update(kind, &deck.id, patch, now)
-            .await?
-            .ok_or_else(|| not_found(kind, &input.id))?;
+        // Stored to the millisecond, as the store reads it back.
+        deck.update_time = from_millis(to_millis(now));
+        self.store.write(&deck).await?;
         Ok(Outcome {
-            deck: updated,
+            deck,
             replaced: false,
             warnings,
         })
@@ -304,15 +295,17 @@ impl SavedDecks {
         game: Game,
         id: &str,
     ) -> Result<SavedDeck, Error> {
-        let deck = self.of_game(kind, game, id).await?;
-        access::check(caller, Action::Change, deck.as_ref().map(owned)).map_err(|denied| {
-            Error::Denied {
-                denied,
-                kind: kind.noun(),
-                id: id.to_owned(),
-            }
-        })?;
-        deck.ok_or_else(|| not_found(kind, id))
+        access::admit(
+            caller,
+            Action::Change,
+            self.of_game(kind, game, id).await?,
+            owned,
+        )
+        .map_err(|denied| Error::Denied {
+            denied,
+            kind: kind.noun(),
+            id: id.to_owned(),
+        })
     }
 
     /// Writes each synced pile's cards back to its saved deck, which the caller must be able
@@ -452,14 +445,6 @@ pub fn owned(deck: &SavedDeck) -> Owned<'_> {
         } else {
             Visibility::Private
         },
-    }
-}
-
-fn not_found(kind: Kind, id: &str) -> Error {
-    Error::Denied {
-        denied: access::Denied::NotFound,
-        kind: kind.noun(),
-        id: id.to_owned(),
     }
 }
 

@@ -7,10 +7,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use decks::Error;
 use decks::domain::page::Cursor;
-use decks::domain::saved::{DeckContent, DeckName, Kind, Layout, Owner, Pile, PileRole, SavedCard};
+use decks::domain::saved::{
+    DeckContent, DeckName, DeckPatch, Kind, Layout, Owner, Pile, PileRole, SavedCard,
+};
 use decks::domain::saved::{PileView, RuleRef};
 use decks::domain::template::{TemplateLayout, TemplatePile};
-use decks::store::{DeckPatch, DeckStore, TemplateStore};
+use decks::store::{DeckStore, TemplateStore};
 use kit::testing::TestDatabase;
 use proto::game::Game;
 

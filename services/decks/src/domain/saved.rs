@@ -280,6 +280,50 @@ pub struct SavedDeck {
     pub update_time: std::time::SystemTime,
 }
 
+/// What a change of a saved deck changes; `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct DeckPatch {
+    /// A new name (refused by the store when another deck of the owner's has it).
+    pub name: Option<DeckName>,
+    /// A new visibility.
+    pub public: Option<bool>,
+    /// A new layout.
+    pub layout: Option<Layout>,
+    /// New piles.
+    pub piles: Option<Vec<Pile>>,
+    /// New rules.
+    pub rules: Option<DeckRules>,
+}
+
+impl DeckPatch {
+    /// Returns whether the patch changes what the deck's rules check: its layout, piles or
+    /// rules.
+    pub fn changes_content(&self) -> bool {
+        self.layout.is_some() || self.piles.is_some() || self.rules.is_some()
+    }
+}
+
+impl SavedDeck {
+    /// Applies `patch`; the update time is the caller's to set.
+    pub fn apply(&mut self, patch: DeckPatch) {
+        if let Some(name) = patch.name {
+            self.name = name;
+        }
+        if let Some(public) = patch.public {
+            self.public = public;
+        }
+        if let Some(layout) = patch.layout {
+            self.content.layout = layout;
+        }
+        if let Some(piles) = patch.piles {
+            self.content.piles = piles;
+        }
+        if let Some(rules) = patch.rules {
+            self.content.rules = rules;
+        }
+    }
+}
+
 /// How many copies a deck holds where it counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Counts {

@@ -13,7 +13,7 @@ use sqlx::any::AnyRow;
 use super::{Page, flag, limit, new_id};
 use crate::domain::page::Cursor;
 use crate::domain::saved::{
-    DeckContent, DeckId, DeckName, DeckRules, Kind, Layout, Owner, Pile, SavedDeck,
+    DeckContent, DeckId, DeckName, DeckPatch, DeckRules, Kind, Layout, Owner, Pile, SavedDeck,
 };
 use crate::error::Error;
 
@@ -32,21 +32,6 @@ pub struct Saved {
     pub deck: SavedDeck,
     /// Whether a deck of the same name (without regard to case) was replaced.
     pub replaced: bool,
-}
-
-/// What a change of a saved deck changes; `None` leaves a field as it is.
-#[derive(Debug, Clone, Default)]
-pub struct DeckPatch {
-    /// A new name (refused when another deck of the owner's has it).
-    pub name: Option<DeckName>,
-    /// A new visibility.
-    pub public: Option<bool>,
-    /// A new layout.
-    pub layout: Option<Layout>,
-    /// New piles.
-    pub piles: Option<Vec<Pile>>,
-    /// New rules.
-    pub rules: Option<DeckRules>,
 }
 
 /// The saved decks store.
@@ -211,21 +196,7 @@ impl DeckStore {
         let Some(mut deck) = self.get(kind, id).await? else {
             return Ok(None);
         };
-        if let Some(name) = patch.name {
-            deck.name = name;
-        }
-        if let Some(public) = patch.public {
-            deck.public = public;
-        }
-        if let Some(layout) = patch.layout {
-            deck.content.layout = layout;
-        }
-        if let Some(piles) = patch.piles {
-            deck.content.piles = piles;
-        }
-        if let Some(rules) = patch.rules {
-            deck.content.rules = rules;
-        }
+        deck.apply(patch);
         deck.update_time = from_millis(to_millis(now));
         self.write(&deck).await?;
         Ok(Some(deck))

@@ -9,7 +9,7 @@
 mod decks;
 mod templates;
 
-pub use decks::{DeckPatch, DeckStore, Saved};
+pub use decks::{DeckStore, Saved};
 pub use templates::TemplateStore;
 
 use std::time::SystemTime;
