@@ -385,14 +385,7 @@ async fn act(
     body: axum::body::Bytes,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let game = proto::game::to_wire(super::game(&game_name)?);
-    let Some((id, action)) = target.rsplit_once(':') else {
-        return Err(ApiError::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-            "POST a calculator's `:duplicate` or `:run`",
-        ));
-    };
-    let id = id.to_owned();
+    let (id, action) = super::custom_method(&target, "calculator", &["duplicate", "run"])?;
     let calculators = calls.calculators()?;
     match action {
         "duplicate" => {
@@ -401,7 +394,8 @@ async fn act(
                 .await?;
             Ok((StatusCode::CREATED, Json(answer(&response))))
         }
-        "run" => {
+        // `run`, the one method left.
+        _ => {
             let body: RunCalculatorBody = serde_json::from_slice(&body).map_err(|err| {
                 ApiError::invalid_argument(format!(
                     "the body is not `{{\"pile\"}}` or `{{\"decks\"}}`: {err}"
@@ -436,10 +430,6 @@ async fn act(
             let dashboard = response.dashboard.unwrap_or_default();
             Ok((StatusCode::OK, Json(proto::json::dashboard(&dashboard))))
         }
-        other => Err(ApiError::not_found(format!(
-            "no action `:{}` of a calculator (expected duplicate or run)",
-            kit::status::quote(other)
-        ))),
     }
 }
 

@@ -90,6 +90,43 @@ pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Valu
 
 pub(crate) use proto::json::rfc3339;
 
+/// "a, b or c".
+fn either(words: &[String]) -> String {
+    match words.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+#[allow(clippy::result_large_err)]
+/// Reads a resource's custom method (`{id}:{method}`, as the one POST route of `{id}` receives
+/// it): the id and the method, one of `methods`. A segment without a method is 405 (only the
+/// custom methods are POSTed), an unknown method 404; `kind` names the resource in both.
+pub(crate) fn custom_method<'a>(
+    target: &'a str,
+    kind: &str,
+    methods: &[&str],
+) -> Result<(String, &'a str), ApiError> {
+    let Some((id, method)) = target.rsplit_once(':') else {
+        let listed: Vec<String> = methods.iter().map(|m| format!("`:{m}`")).collect();
+        return Err(ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!("POST a {kind}'s {}", either(&listed)),
+        ));
+    };
+    if !methods.contains(&method) {
+        let listed: Vec<String> = methods.iter().map(|m| (*m).to_owned()).collect();
+        return Err(ApiError::not_found(format!(
+            "no action `:{}` of a {kind} (expected {})",
+            kit::status::quote(method),
+            either(&listed)
+        )));
+    }
+    Ok((id.to_owned(), method))
+}
+
 #[allow(clippy::result_large_err)]
 /// Reads a profile's optional `game` query and finds the user: their username as typed at
 /// sign-up (what rulesets, decks and templates keep; the accounts service knows it in any case
@@ -113,4 +150,37 @@ pub(crate) async fn profile_of(
     let user = calls.accounts()?.get_user(&username).await?;
     let username = user.user.map(|user| user.username).unwrap_or(username);
     Ok((username, game))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_custom_method_is_read_off_its_segment_and_a_missing_or_unknown_one_refused() {
+        assert_eq!(
+            custom_method("rs_1:save", "ruleset", &["duplicate", "save", "update"]).map_err(|_| ()),
+            Ok(("rs_1".to_owned(), "save"))
+        );
+        let missing = custom_method("rs_1", "ruleset", &["duplicate", "save", "update"])
+            .expect_err("no method");
+        assert_eq!(missing.status(), StatusCode::METHOD_NOT_ALLOWED);
+        assert_eq!(
+            missing.message(),
+            "POST a ruleset's `:duplicate`, `:save` or `:update`"
+        );
+        let unknown =
+            custom_method("calc_1:fly", "calculator", &["duplicate", "run"]).expect_err("unknown");
+        assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            unknown.message(),
+            "no action `:fly` of a calculator (expected duplicate or run)"
+        );
+        assert_eq!(
+            custom_method("dk_1:", "deck", &["export"])
+                .expect_err("empty")
+                .message(),
+            "no action `:` of a deck (expected export)"
+        );
+    }
 }

@@ -248,14 +248,7 @@ async fn act(
     body: axum::body::Bytes,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let game = proto::game::to_wire(super::game(&game_name)?);
-    let Some((id, action)) = target.rsplit_once(':') else {
-        return Err(ApiError::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-            "POST a ruleset's `:duplicate`, `:save` or `:update`",
-        ));
-    };
-    let id = id.to_owned();
+    let (id, action) = super::custom_method(&target, "ruleset", &["duplicate", "save", "update"])?;
     let scripts = calls.scripts()?;
     match action {
         "duplicate" => {
@@ -282,16 +275,13 @@ async fn act(
                 .await?;
             Ok((StatusCode::CREATED, Json(answer(response))))
         }
-        "update" => {
+        // `update`, the one method left.
+        _ => {
             let response = scripts
                 .update_ruleset_copy(pb::UpdateRulesetCopyRequest { game, id })
                 .await?;
             Ok((StatusCode::OK, Json(answer(response))))
         }
-        other => Err(ApiError::not_found(format!(
-            "no action `:{}` of a ruleset (expected duplicate, save or update)",
-            kit::status::quote(other)
-        ))),
     }
 }
 

@@ -505,19 +505,11 @@ async fn read(
     Path((game_name, id)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
     let game = proto::game::to_wire(super::game(&game_name)?);
-    if let Some((id, action)) = id.rsplit_once(':') {
-        if action != "export" {
-            return Err(ApiError::not_found(format!(
-                "no action `:{}` of a deck (expected export)",
-                kit::status::quote(action)
-            )));
-        }
+    if id.contains(':') {
+        let (id, _export) = super::custom_method(&id, "deck", &["export"])?;
         let deck = calls
             .decks()?
-            .export_saved_deck(pb::ExportSavedDeckRequest {
-                game,
-                id: id.to_owned(),
-            })
+            .export_saved_deck(pb::ExportSavedDeckRequest { game, id })
             .await?;
         return Ok(Json(shared_json(&deck)?));
     }

@@ -445,14 +445,7 @@ async fn act(
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let game = proto::game::to_wire(super::game(&game_name)?);
-    let Some((id, action)) = target.rsplit_once(':') else {
-        return Err(ApiError::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-            "POST a template's `:hide`, `:show` or `:import`",
-        ));
-    };
-    let id = id.to_owned();
+    let (id, action) = super::custom_method(&target, "template", &["hide", "show", "import"])?;
     let decks = calls.decks()?;
     match action {
         "hide" | "show" => {
@@ -467,7 +460,8 @@ async fn act(
                 json!({"template": response.template.as_ref().map_or(Value::Null, template_json)}),
             ))
         }
-        "import" => {
+        // `import`, the one method left.
+        _ => {
             let body: ImportIntoTemplateBody = serde_json::from_slice(&body).map_err(|err| {
                 ApiError::invalid_argument(format!("the body is not `{{\"text\"}}`: {err}"))
             })?;
@@ -485,10 +479,6 @@ async fn act(
                 "warnings": super::to_json(&response.warnings)?,
             })))
         }
-        other => Err(ApiError::not_found(format!(
-            "no action `:{}` of a template (expected hide, show or import)",
-            kit::status::quote(other)
-        ))),
     }
 }
 
