@@ -169,6 +169,11 @@ impl From<Error> for Status {
                             .with_metadata("field", "decksetRule")
                             .with_violation("deckset_rule", "required")
                     }
+                    TemplateError::NotBuiltIn => {
+                        Failure::invalid_argument("invalid_argument", err.to_string())
+                            .with_metadata("field", "id")
+                            .with_violation("id", &err.to_string())
+                    }
                     TemplateError::OpenPile(_) => {
                         Failure::invalid_argument("invalid_argument", err.to_string())
                             .with_metadata("field", "openPile")

@@ -396,11 +396,7 @@ fn validate_request(game: Game, content: &DeckContent) -> scripts_pb::ValidateDe
             .iter()
             .enumerate()
             .map(|(index, pile)| scripts_pb::ValidatePile {
-                name: if pile.name.is_empty() {
-                    format!("Pile {}", index + 1)
-                } else {
-                    pile.name.clone()
-                },
+                name: pile.label(index),
                 role: match pile.role {
                     PileRole::Main | PileRole::CommandZone => scripts_pb::PileRole::Main,
                     PileRole::Sideboard => scripts_pb::PileRole::Sideboard,

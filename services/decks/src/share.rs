@@ -87,14 +87,7 @@ pub async fn saved(catalog: &CatalogClient, deck: &SavedDeck) -> Result<pb::Shar
         .iter()
         .enumerate()
         .filter(|(_, pile)| pile.role != PileRole::Maybeboard)
-        .map(|(index, pile)| {
-            let name = if pile.name.is_empty() {
-                format!("Pile {}", index + 1)
-            } else {
-                pile.name.clone()
-            };
-            (name, pile.role, pile.cards.as_slice())
-        })
+        .map(|(index, pile)| (pile.label(index), pile.role, pile.cards.as_slice()))
         .collect();
     let mut refs: Vec<String> = exported
         .iter()

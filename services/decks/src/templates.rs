@@ -227,12 +227,7 @@ impl Templates {
         else {
             // Not a built-in: the caller's own (delete it instead), or none they may see.
             self.readable(caller, game, &request.id).await?;
-            return Err(SavedDeckError::InvalidPile {
-                field: "id".to_owned(),
-                problem: "only Turny templates are hidden: delete a template of your own instead"
-                    .to_owned(),
-            }
-            .into());
+            return Err(template::TemplateError::NotBuiltIn.into());
         };
         self.store
             .set_hidden(&account.id, builtin.id, request.hidden)

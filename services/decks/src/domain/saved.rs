@@ -216,6 +216,18 @@ pub struct Pile {
     pub synced_deck: Option<DeckIdText>,
 }
 
+impl Pile {
+    /// Returns the name the pile is shown by: its own, or `Pile N` for the `index`-th (from
+    /// 0) when it has none.
+    pub fn label(&self, index: usize) -> String {
+        if self.name.is_empty() {
+            format!("Pile {}", index + 1)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
 /// A deck id as a pile names it (stored as text; the store checks that it exists).
 pub type DeckIdText = String;
 

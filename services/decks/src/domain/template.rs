@@ -141,6 +141,9 @@ pub enum TemplateError {
     /// The pile to open on is not one of the piles.
     #[error("`openPile`: {0}")]
     OpenPile(String),
+    /// Only built-in templates are hidden; one's own is deleted instead.
+    #[error("`id`: only Turny templates are hidden: delete a template of your own instead")]
+    NotBuiltIn,
     /// A pile breaks a limit.
     #[error(transparent)]
     Pile(#[from] SavedDeckError),
