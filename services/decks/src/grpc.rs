@@ -15,7 +15,7 @@ use crate::domain::format::{
     parse_moment,
 };
 use crate::domain::saved::Kind;
-use crate::saved::{ChangeInput, SaveInput, SavedDecks, deck_to_proto, next_page_token};
+use crate::saved::{SavedDecks, deck_to_proto, next_page_token};
 use crate::templates::Templates;
 
 /// The `DeckService` implementation.
@@ -206,16 +206,9 @@ impl DeckService for Api {
         let (caller, bearer) = who(&request)?;
         let request = request.into_inner();
         let game = game(request.game)?;
-        let input = SaveInput {
-            name: request.name,
-            public: request.public,
-            layout: request.layout,
-            piles: request.piles,
-            rules: request.rules,
-        };
         let saved = self
             .saved
-            .save(Kind::Deck, &caller, bearer, game, input)
+            .save(Kind::Deck, &caller, bearer, game, request.into())
             .await?;
         Ok(Response::new(pb::SaveDeckResponse {
             deck: Some(deck_to_proto(&saved.deck)),
@@ -280,18 +273,9 @@ impl DeckService for Api {
         let (caller, bearer) = who(&request)?;
         let request = request.into_inner();
         let game = game(request.game)?;
-        let input = ChangeInput {
-            id: request.id,
-            name: request.name,
-            public: request.public,
-            layout: request.layout,
-            piles: request.piles,
-            replace_piles: request.replace_piles,
-            rules: request.rules,
-        };
         let changed = self
             .saved
-            .update(Kind::Deck, &caller, bearer, game, input)
+            .update(Kind::Deck, &caller, bearer, game, request.into())
             .await?;
         Ok(Response::new(pb::SaveDeckResponse {
             deck: Some(deck_to_proto(&changed.deck)),
@@ -319,16 +303,9 @@ impl DeckService for Api {
         let (caller, bearer) = who(&request)?;
         let request = request.into_inner();
         let game = game(request.game)?;
-        let input = SaveInput {
-            name: request.name,
-            public: request.public,
-            layout: pb::DeckLayout::MultiDeck.into(),
-            piles: request.piles,
-            rules: request.rules,
-        };
         let saved = self
             .saved
-            .save(Kind::DeckSet, &caller, bearer, game, input)
+            .save(Kind::DeckSet, &caller, bearer, game, request.into())
             .await?;
         Ok(Response::new(pb::SaveDeckSetResponse {
             deck_set: Some(deck_to_proto(&saved.deck)),
@@ -381,18 +358,9 @@ impl DeckService for Api {
         let (caller, bearer) = who(&request)?;
         let request = request.into_inner();
         let game = game(request.game)?;
-        let input = ChangeInput {
-            id: request.id,
-            name: request.name,
-            public: request.public,
-            layout: None,
-            piles: request.piles,
-            replace_piles: request.replace_piles,
-            rules: request.rules,
-        };
         let changed = self
             .saved
-            .update(Kind::DeckSet, &caller, bearer, game, input)
+            .update(Kind::DeckSet, &caller, bearer, game, request.into())
             .await?;
         Ok(Response::new(pb::SaveDeckSetResponse {
             deck_set: Some(deck_to_proto(&changed.deck)),

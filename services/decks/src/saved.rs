@@ -61,6 +61,58 @@ pub struct ChangeInput {
     pub rules: Option<pb::DeckRules>,
 }
 
+impl From<pb::SaveDeckRequest> for SaveInput {
+    fn from(request: pb::SaveDeckRequest) -> Self {
+        Self {
+            name: request.name,
+            public: request.public,
+            layout: request.layout,
+            piles: request.piles,
+            rules: request.rules,
+        }
+    }
+}
+
+impl From<pb::SaveDeckSetRequest> for SaveInput {
+    fn from(request: pb::SaveDeckSetRequest) -> Self {
+        Self {
+            name: request.name,
+            public: request.public,
+            layout: pb::DeckLayout::MultiDeck.into(),
+            piles: request.piles,
+            rules: request.rules,
+        }
+    }
+}
+
+impl From<pb::UpdateDeckRequest> for ChangeInput {
+    fn from(request: pb::UpdateDeckRequest) -> Self {
+        Self {
+            id: request.id,
+            name: request.name,
+            public: request.public,
+            layout: request.layout,
+            piles: request.piles,
+            replace_piles: request.replace_piles,
+            rules: request.rules,
+        }
+    }
+}
+
+impl From<pb::UpdateDeckSetRequest> for ChangeInput {
+    fn from(request: pb::UpdateDeckSetRequest) -> Self {
+        Self {
+            id: request.id,
+            name: request.name,
+            public: request.public,
+            layout: None,
+            piles: request.piles,
+            replace_piles: request.replace_piles,
+            rules: request.rules,
+        }
+    }
+}
+
 /// A deck (or deck set) saved or changed, and the warnings it still has.
 #[derive(Debug, Clone)]
 pub struct Outcome {
