@@ -11,6 +11,7 @@
 pub mod domain;
 pub mod grpc;
 pub mod offline;
+pub mod run;
 
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;

@@ -1,0 +1,271 @@
+//! A new tournament from what its organizer asked for: every stage's settings merged over the
+//! game's create-form defaults and checked (with the offline tool's reader of a stage config,
+//! so the service and `turnier tournament pair` read settings the same way), and the
+//! advancement rules checked as a plan.
+
+use serde_json::{Map, Value};
+
+use super::RunError;
+use super::fact::{Fact, Organizer, StageRecord};
+use crate::domain::defaults::{Format, Game, GameDefaults, SeedingMethod};
+use crate::domain::elimination::EliminationSettings;
+use crate::domain::round_robin;
+use crate::domain::settings::ScoringSettings;
+use crate::domain::stages::{AdvancementRule, CutTiebreaker, StagePlan, TournamentPlan};
+use crate::offline;
+
+/// The round timer's length when a stage does not set one, in minutes.
+pub const DEFAULT_ROUND_MINUTES: u32 = 50;
+
+/// The longest name of a tournament, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// The most stages of a tournament.
+pub const MAX_STAGES: usize = 8;
+
+/// One stage as asked for: a format and any of its settings (snake_case or camelCase names).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StageInput {
+    /// The format.
+    pub format: Format,
+    /// The settings given; the rest take the game's defaults.
+    pub settings: Map<String, Value>,
+}
+
+/// A tournament as asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateInput {
+    /// The game.
+    pub game: Game,
+    /// The name.
+    pub name: String,
+    /// The stages, at least one.
+    pub stages: Vec<StageInput>,
+    /// The advancement rules (stages counted from 0).
+    pub rules: Vec<AdvancementRule>,
+    /// What decides a tie on a cut line.
+    pub cut_tiebreaker: CutTiebreaker,
+    /// The cap.
+    pub max_participants: Option<u32>,
+    /// Check-in before the start.
+    pub check_in: bool,
+    /// The seed of every draw.
+    pub seed: u64,
+}
+
+/// The settings of a stage that are the event's (its standings), by format.
+fn scoring_keys(format: Format) -> &'static [&'static str] {
+    match format {
+        Format::Swiss => &["points", "bye_handling", "tiebreakers"],
+        Format::RoundRobin => &["points", "tiebreakers"],
+        _ => &[],
+    }
+}
+
+/// `pairingStyle` → `pairing_style`; a snake_case name is kept.
+fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn object_of(value: &impl serde::Serialize) -> Map<String, Value> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(object)) => object,
+        _ => Map::new(),
+    }
+}
+
+fn bad(stage: usize, problem: impl std::fmt::Display) -> RunError {
+    RunError::BadSettings {
+        field: format!("stages[{stage}].settings"),
+        problem: problem.to_string(),
+    }
+}
+
+/// Reads one stage (`index` from 0) of a tournament of `game`.
+fn stage_record(game: Game, index: usize, stage: &StageInput) -> Result<StageRecord, RunError> {
+    let defaults = GameDefaults::of(game);
+    let format = stage.format;
+    if !defaults.formats.contains(&format) {
+        return Err(RunError::BadSettings {
+            field: format!("stages[{index}].format"),
+            problem: format!("`{game}` does not offer `{format}`"),
+        });
+    }
+    if format.is_free_for_all() {
+        return Err(RunError::BadSettings {
+            field: format!("stages[{index}].format"),
+            problem: format!(
+                "`{format}` stages are run with the offline tool for now: the service runs one-on-one stages"
+            ),
+        });
+    }
+    let mut given: Map<String, Value> = stage
+        .settings
+        .iter()
+        .map(|(name, value)| (snake_case(name), value.clone()))
+        .collect();
+    let round_minutes = match given.remove("round_minutes") {
+        None | Some(Value::Null) => DEFAULT_ROUND_MINUTES,
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| (1..=1440).contains(n))
+            .ok_or_else(|| bad(index, "setting `round_minutes` must be 1 to 1440"))?,
+        Some(_) => return Err(bad(index, "setting `round_minutes` must be a number")),
+    };
+    let allow_early_cutoff = match given.remove("allow_early_cutoff") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(on)) => on,
+        Some(_) => return Err(bad(index, "setting `allow_early_cutoff` must be true or false")),
+    };
+    for refused in ["format", "seed", "prior_stage", "early_cutoff"] {
+        if given.contains_key(refused) {
+            return Err(bad(
+                index,
+                format!("setting `{refused}` is the tournament's, not a stage's"),
+            ));
+        }
+    }
+    // The game's scoring, then the stage's own points, byes and tiebreakers over it.
+    let mut scoring = match format {
+        Format::RoundRobin => round_robin::scoring(&defaults.round_robin),
+        _ => defaults.swiss.scoring(defaults.win_percentage),
+    };
+    if !scoring_keys(format).is_empty() {
+        let mut merged = object_of(&scoring);
+        for key in scoring_keys(format) {
+            if let Some(value) = given.remove(*key) {
+                merged.insert((*key).to_owned(), value);
+            }
+        }
+        scoring = serde_json::from_value::<ScoringSettings>(Value::Object(merged))
+            .map_err(|err| bad(index, err))?;
+        scoring.validate().map_err(|err| bad(index, err))?;
+    }
+    let mut config = match format {
+        Format::Swiss => {
+            let mut swiss = object_of(&defaults.swiss);
+            if index > 0 {
+                swiss.insert(
+                    "first_round_seeding".into(),
+                    serde_json::to_value(SeedingMethod::PriorStage).unwrap_or_default(),
+                );
+            }
+            swiss
+        }
+        Format::RoundRobin => object_of(&defaults.round_robin),
+        _ => object_of(&EliminationSettings::default_for_stage(index == 0)),
+    };
+    for key in scoring_keys(format) {
+        config.remove(*key);
+    }
+    config.extend(given);
+    config.insert("format".into(), Value::from(format.as_str()));
+    if index > 0 {
+        config.insert("prior_stage".into(), Value::Array(Vec::new()));
+    }
+    let read = offline::read_stage_config(&Value::Object(config).to_string(), &scoring)
+        .map_err(|err| bad(index, err))?;
+    Ok(StageRecord {
+        config: offline::write_stage_config(&read),
+        scoring,
+        round_minutes,
+        allow_early_cutoff,
+    })
+}
+
+/// Checks a tournament as asked for and returns the fact of its creation by `organizer`.
+pub fn created(input: CreateInput, organizer: Organizer) -> Result<Fact, RunError> {
+    let name = input.name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+        return Err(RunError::BadSettings {
+            field: "name".into(),
+            problem: format!("a tournament's name has 1 to {MAX_NAME_CHARS} characters"),
+        });
+    }
+    if input.stages.is_empty() || input.stages.len() > MAX_STAGES {
+        return Err(RunError::BadSettings {
+            field: "stages".into(),
+            problem: format!("a tournament has 1 to {MAX_STAGES} stages"),
+        });
+    }
+    if input.max_participants == Some(0) {
+        return Err(RunError::BadSettings {
+            field: "maxParticipants".into(),
+            problem: "must be at least 1 when set".into(),
+        });
+    }
+    let stages = input
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(index, stage)| stage_record(input.game, index, stage))
+        .collect::<Result<Vec<_>, _>>()?;
+    let plan = TournamentPlan {
+        stages: input
+            .stages
+            .iter()
+            .zip(&stages)
+            .map(|(stage, record)| StagePlan {
+                format: stage.format,
+                allow_early_cutoff: record.allow_early_cutoff,
+                advance_mode: Default::default(),
+            })
+            .collect(),
+        rules: input.rules.clone(),
+        cut_tiebreaker: input.cut_tiebreaker,
+    };
+    plan.validate().map_err(|err| RunError::BadSettings {
+        field: "advancement".into(),
+        problem: err.to_string(),
+    })?;
+    Ok(Fact::Created {
+        game: input.game,
+        name: name.to_owned(),
+        organizer,
+        stages,
+        rules: input.rules,
+        cut_tiebreaker: input.cut_tiebreaker,
+        max_participants: input.max_participants,
+        check_in: input.check_in,
+        seed: input.seed,
+    })
+}
+
+/// The settings of a stage as the API shows them, filled in: the stage config's settings, its
+/// points, byes and tiebreakers, and the round length.
+pub fn settings_view(record: &StageRecord) -> Map<String, Value> {
+    let mut view: Map<String, Value> = serde_json::from_str(&record.config).unwrap_or_default();
+    let format = view
+        .get("format")
+        .and_then(|format| serde_json::from_value::<Format>(format.clone()).ok());
+    for key in ["format", "seed", "prior_stage"] {
+        view.remove(key);
+    }
+    let scoring = object_of(&record.scoring);
+    for key in format.map_or(&[][..], scoring_keys) {
+        if let Some(value) = scoring.get(*key) {
+            view.insert((*key).to_owned(), value.clone());
+        }
+    }
+    if matches!(
+        format,
+        Some(Format::SingleElimination | Format::DoubleElimination)
+    ) {
+        view.insert(
+            "allow_early_cutoff".into(),
+            Value::Bool(record.allow_early_cutoff),
+        );
+    }
+    view.insert("round_minutes".into(), Value::from(record.round_minutes));
+    view
+}
