@@ -22,7 +22,8 @@
 //! | scripts       | `40000001` … `49999999` | `40000001_rulesets.sql` |
 //! | decks         | `50000001` … `59999999` | `50000001_saved_decks.sql` |
 //! | calculators   | `60000001` … `69999999` | `60000001_calculators.sql` |
-//! | next service  | `70000001` …            | `70000001_<name>.sql`   |
+//! | tournaments   | `70000001` … `79999999` | `70000001_tournaments.sql` |
+//! | next service  | `80000001` …            | `80000001_<name>.sql`   |
 //!
 //! Within a range, numbers only grow; an applied file is never edited (sqlx checks its
 //! checksum). Schema details such as connection pools, WAL and busy timeouts are settled

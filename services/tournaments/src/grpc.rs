@@ -1,16 +1,650 @@
-//! The tonic implementation of `turnier.tournaments.v1.TournamentService`.
+//! The tonic implementation of `turnier.tournaments.v1.TournamentService`: each method reads
+//! its caller and converts (stages from 1 on the wire, from 0 inside); the work is in
+//! `crate::service`, errors become `Status` once, in `crate::error`.
 
+use std::pin::Pin;
+use std::time::SystemTime;
+
+use kit::auth::Caller;
+use kit::timestamp::{from_millis, to_millis, to_proto};
+use proto::tournaments::v1 as pb;
 use proto::tournaments::v1::tournament_service_server::{
     TournamentService, TournamentServiceServer,
 };
+use serde_json::{Map, Value};
+use tokio_stream::Stream;
+use tonic::{Request, Response, Status};
+
+use crate::domain::defaults::{Format, PairingStyle};
+use crate::domain::registration::RegistrationState;
+use crate::domain::stages::{Action, AdvancementRule, Condition, CutTiebreaker};
+use crate::error::Error;
+use crate::run::create::{CreateInput, StageInput, settings_view};
+use crate::run::{MatchRun, Run, RunError};
+use crate::service::{RegistrationChange, TimerChange, Tournaments};
 
 /// The `TournamentService` implementation.
-#[derive(Debug, Clone, Default)]
-pub struct Api;
+#[derive(Debug, Clone)]
+pub struct Api {
+    tournaments: Tournaments,
+}
 
-impl TournamentService for Api {}
+impl Api {
+    /// Serves `tournaments`.
+    pub fn new(tournaments: Tournaments) -> Self {
+        Self { tournaments }
+    }
+}
 
 /// Returns the tonic server for this service.
-pub fn server() -> TournamentServiceServer<Api> {
-    TournamentServiceServer::new(Api)
+pub fn server(api: Api) -> TournamentServiceServer<Api> {
+    TournamentServiceServer::new(api)
+}
+
+fn bad(field: &'static str, problem: impl Into<String>) -> Error {
+    Error::BadRequest {
+        field,
+        problem: problem.into(),
+    }
+}
+
+fn spec_value<T: serde::de::DeserializeOwned>(field: &'static str, value: &str) -> Result<T, Error> {
+    serde_json::from_value(Value::String(value.to_owned()))
+        .map_err(|_| bad(field, format!("unknown value `{value}`")))
+}
+
+/// A stage number from the wire (from 1; 0: the current stage) as an index.
+fn stage_index(run: &Run, stage: u32) -> Result<usize, Error> {
+    match stage {
+        0 => Ok(run.current_stage),
+        n => {
+            let index = usize::try_from(n - 1).unwrap_or(usize::MAX);
+            run.stage(index)?;
+            Ok(index)
+        }
+    }
+}
+
+fn rule_from_wire(at: usize, rule: &pb::AdvancementRule) -> Result<AdvancementRule, Error> {
+    let from_stage = usize::try_from(rule.from_stage).unwrap_or(0);
+    if from_stage == 0 {
+        return Err(bad("advancement", format!("rule {}: `fromStage` counts from 1", at + 1)));
+    }
+    let condition = match &rule.condition {
+        Some(pb::advancement_rule::Condition::Placements(range)) => Condition::PlacementRange {
+            from: range.from,
+            to: range.to,
+        },
+        Some(pb::advancement_rule::Condition::Points(range)) => Condition::PointsRange {
+            min: range.min,
+            max: range.max,
+        },
+        None => {
+            return Err(bad(
+                "advancement",
+                format!("rule {}: give `placements` or `points`", at + 1),
+            ));
+        }
+    };
+    let action = match rule.action.as_str() {
+        "advance" => Action::Advance {
+            to_stage: match rule.to_stage {
+                Some(0) => {
+                    return Err(bad("advancement", format!("rule {}: `toStage` counts from 1", at + 1)));
+                }
+                Some(n) => usize::try_from(n - 1).unwrap_or(usize::MAX),
+                None => from_stage,
+            },
+        },
+        "eliminate" => Action::Eliminate,
+        other => {
+            return Err(bad(
+                "advancement",
+                format!("rule {}: `action` is `advance` or `eliminate`, not `{other}`", at + 1),
+            ));
+        }
+    };
+    Ok(AdvancementRule {
+        from_stage: from_stage - 1,
+        condition,
+        action,
+    })
+}
+
+fn rule_to_wire(rule: &AdvancementRule) -> pb::AdvancementRule {
+    let wire = |n: usize| u32::try_from(n + 1).unwrap_or(u32::MAX);
+    pb::AdvancementRule {
+        from_stage: wire(rule.from_stage),
+        condition: Some(match rule.condition {
+            Condition::PlacementRange { from, to } => {
+                pb::advancement_rule::Condition::Placements(pb::PlacementRange { from, to })
+            }
+            Condition::PointsRange { min, max } => {
+                pb::advancement_rule::Condition::Points(pb::PointsRange { min, max })
+            }
+        }),
+        action: match rule.action {
+            Action::Advance { .. } => "advance".into(),
+            Action::Eliminate => "eliminate".into(),
+        },
+        to_stage: match rule.action {
+            Action::Advance { to_stage } => Some(wire(to_stage)),
+            Action::Eliminate => None,
+        },
+    }
+}
+
+fn create_input(request: pb::CreateTournamentRequest) -> Result<(CreateInput, Option<u64>), Error> {
+    let game = proto::game::from_wire(request.game).ok_or_else(|| bad("game", "give a game"))?;
+    let stages = request
+        .stages
+        .iter()
+        .map(|stage| {
+            let format: Format = spec_value("stages", &stage.format)?;
+            let settings = match stage.settings_json.as_deref() {
+                None | Some("") => Map::new(),
+                Some(text) => match serde_json::from_str(text) {
+                    Ok(Value::Object(map)) => map,
+                    Ok(Value::Null) => Map::new(),
+                    _ => return Err(bad("stages", "a stage's `settings` is a JSON object")),
+                },
+            };
+            Ok(StageInput { format, settings })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let rules = request
+        .advancement
+        .iter()
+        .enumerate()
+        .map(|(at, rule)| rule_from_wire(at, rule))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let cut_tiebreaker = match request.cut_tiebreaker.as_deref() {
+        None | Some("") => CutTiebreaker::default(),
+        Some(value) => spec_value("cutTiebreaker", value)?,
+    };
+    Ok((
+        CreateInput {
+            game,
+            name: request.name,
+            stages,
+            rules,
+            cut_tiebreaker,
+            max_participants: request.max_participants,
+            check_in: request.check_in,
+            seed: 0,
+        },
+        request.seed,
+    ))
+}
+
+fn spec_name<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A tournament on the wire.
+pub fn tournament(run: &Run, create_time_ms: Option<i64>) -> pb::Tournament {
+    let placed = run
+        .roster
+        .registrations
+        .iter()
+        .filter(|r| matches!(r.state, RegistrationState::Registered | RegistrationState::CheckedIn))
+        .count();
+    let waitlisted = run
+        .roster
+        .registrations
+        .iter()
+        .filter(|r| r.state == RegistrationState::Waitlisted)
+        .count();
+    pb::Tournament {
+        id: run.id.clone(),
+        game: proto::game::to_wire(run.game),
+        name: run.name.clone(),
+        state: run.phase.name().into(),
+        organizers: run
+            .organizers
+            .iter()
+            .map(|o| pb::Organizer {
+                account: o.account.clone(),
+                username: o.username.clone(),
+            })
+            .collect(),
+        stages: run
+            .stages
+            .iter()
+            .zip(1..)
+            .map(|(stage, number)| pb::Stage {
+                number,
+                format: stage.format().as_str().into(),
+                settings_json: Value::Object(settings_view(&stage.record)).to_string(),
+                state: stage.state.name().into(),
+                rounds: count(stage.rounds.len()),
+            })
+            .collect(),
+        current_stage: count(run.current_stage + 1),
+        current_round: count(run.stages.get(run.current_stage).map_or(0, |s| s.rounds.len())),
+        max_participants: run.roster.max_participants,
+        check_in: run.roster.check_in,
+        registration_open: run.registration_open,
+        seed: run.seed,
+        placements: run.placements.clone(),
+        registered: count(placed),
+        waitlisted: count(waitlisted),
+        cut_tiebreaker: spec_name(&run.plan.cut_tiebreaker),
+        advancement: run.plan.rules.iter().map(rule_to_wire).collect(),
+        create_time: create_time_ms.map(|ms| to_proto(from_millis(ms))),
+        seq: run.seq,
+    }
+}
+
+fn registration(run: &Run, id: &str) -> Result<pb::Registration, Error> {
+    let found = run.roster.get(id).ok_or_else(|| {
+        Error::Run(RunError::Roster(
+            crate::domain::registration::RosterError::Unknown(id.to_owned()),
+        ))
+    })?;
+    Ok(pb::Registration {
+        id: found.id.clone(),
+        display_name: found.display_name.clone(),
+        account: found.account.clone(),
+        state: found.state.name().into(),
+        fixed_table: run.fixed_tables.get(id).copied(),
+    })
+}
+
+fn match_of(run: &Run, stage: usize, round: usize, played: &MatchRun, now_ms: i64) -> pb::Match {
+    let timer = run
+        .stages
+        .get(stage)
+        .and_then(|s| s.rounds.iter().find(|r| r.number == round))
+        .map(|r| &r.timer);
+    pb::Match {
+        id: played.paired.id.clone(),
+        table: played.paired.table,
+        players: played.paired.players.clone(),
+        bye: played.paired.bye,
+        label: played.paired.label.clone(),
+        result: played.result.as_ref().map(|result| pb::MatchResult {
+            games: result.games.to_vec(),
+            state: result.state.name().into(),
+            corrections: played.corrections,
+        }),
+        time_left_ms: timer
+            .filter(|t| t.started() && !played.paired.bye)
+            .map(|t| t.left_ms(Some(&played.paired.id), now_ms)),
+        stage: count(stage + 1),
+        round: count(round),
+    }
+}
+
+fn round_of(run: &Run, stage: usize, number: usize) -> Result<pb::Round, Error> {
+    let now = to_millis(SystemTime::now());
+    let found = run
+        .stage(stage)?
+        .rounds
+        .iter()
+        .find(|r| r.number == number)
+        .ok_or(RunError::UnknownRound {
+            stage: stage + 1,
+            round: number,
+        })?;
+    Ok(pb::Round {
+        stage: count(stage + 1),
+        number: count(number),
+        matches: found
+            .matches
+            .iter()
+            .map(|played| match_of(run, stage, number, played, now))
+            .collect(),
+        late_losses: found.late_losses.clone(),
+        manual: found.manual,
+        timer: Some(pb::RoundTimer {
+            minutes: found.timer.minutes,
+            started: found.timer.started(),
+            running: found.timer.running_since_ms.is_some(),
+            time_left_ms: found.timer.left_ms(None, now),
+        }),
+    })
+}
+
+fn current_round(run: &Run) -> Result<pb::Round, Error> {
+    let stage = run.current_stage;
+    let number = run.stage(stage)?.rounds.len();
+    round_of(run, stage, number)
+}
+
+fn standings(run: &Run, stage: usize) -> Result<pb::StandingsResponse, Error> {
+    let table = run.standings(stage)?;
+    Ok(pb::StandingsResponse {
+        stage: count(stage + 1),
+        standings: table
+            .standings
+            .into_iter()
+            .map(|standing| {
+                let shown = run.roster.get(standing.player.as_str());
+                pb::Standing {
+                    rank: standing.rank,
+                    player: standing.player.0.clone(),
+                    points: standing.points.value(),
+                    record: vec![standing.record.wins, standing.record.losses, standing.record.draws],
+                    tiebreakers: standing
+                        .tiebreakers
+                        .iter()
+                        .map(|(tiebreaker, value)| pb::Tiebreaker {
+                            name: tiebreaker.as_str().into(),
+                            value: value.value(),
+                        })
+                        .collect(),
+                    match_win_percentage: standing.match_win_percentage.value(),
+                    display_name: shown.map(|r| r.display_name.clone()).unwrap_or_default(),
+                    dropped: shown.is_some_and(|r| r.state == RegistrationState::Dropped),
+                }
+            })
+            .collect(),
+    })
+}
+
+type EventStream = Pin<Box<dyn Stream<Item = Result<pb::TournamentEvent, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl TournamentService for Api {
+    async fn create_tournament(
+        &self,
+        request: Request<pb::CreateTournamentRequest>,
+    ) -> Result<Response<pb::TournamentResponse>, Status> {
+        let caller = Caller::of(&request);
+        let (input, seed) = create_input(request.into_inner())?;
+        let run = self.tournaments.create(&caller, input, seed).await?;
+        self.answer(&run).await
+    }
+
+    async fn get_tournament(
+        &self,
+        request: Request<pb::GetTournamentRequest>,
+    ) -> Result<Response<pb::TournamentResponse>, Status> {
+        let caller = Caller::of(&request);
+        let run = self.tournaments.get(&caller, &request.get_ref().id).await?;
+        self.answer(&run).await
+    }
+
+    async fn list_tournaments(
+        &self,
+        request: Request<pb::ListTournamentsRequest>,
+    ) -> Result<Response<pb::ListTournamentsResponse>, Status> {
+        let caller = Caller::of(&request);
+        let game = proto::game::from_wire(request.get_ref().game).ok_or_else(|| bad("game", "give a game"))?;
+        let mut tournaments = Vec::new();
+        for header in self.tournaments.list(game).await? {
+            let run = self.tournaments.get(&caller, &header.id).await?;
+            tournaments.push(tournament(&run, Some(header.create_time_ms)));
+        }
+        Ok(Response::new(pb::ListTournamentsResponse { tournaments }))
+    }
+
+    async fn update_tournament(
+        &self,
+        request: Request<pb::UpdateTournamentRequest>,
+    ) -> Result<Response<pb::TournamentResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let mut run = self.tournaments.get(&caller, &request.id).await?;
+        for patch in &request.stages {
+            if patch.stage == 0 {
+                return Err(bad("stages", "`stage` counts from 1").into());
+            }
+            let style: Option<PairingStyle> = patch
+                .pairing_style
+                .as_deref()
+                .map(|style| spec_value("pairingStyle", style))
+                .transpose()?;
+            run = self
+                .tournaments
+                .change_stage(
+                    &caller,
+                    &request.id,
+                    usize::try_from(patch.stage - 1).unwrap_or(usize::MAX),
+                    style,
+                    patch.prevent_repeat_matchups,
+                    patch.round_minutes,
+                )
+                .await?;
+        }
+        if let Some(open) = request.registration_open {
+            run = self.tournaments.set_registration(&caller, &request.id, open).await?;
+        }
+        self.answer(&run).await
+    }
+
+    async fn add_organizer(
+        &self,
+        request: Request<pb::AddOrganizerRequest>,
+    ) -> Result<Response<pb::TournamentResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let run = self
+            .tournaments
+            .add_organizer(&caller, &request.id, &request.username)
+            .await?;
+        self.answer(&run).await
+    }
+
+    async fn start_tournament(
+        &self,
+        request: Request<pb::GetTournamentRequest>,
+    ) -> Result<Response<pb::TournamentResponse>, Status> {
+        let caller = Caller::of(&request);
+        let run = self.tournaments.start(&caller, &request.get_ref().id).await?;
+        self.answer(&run).await
+    }
+
+    async fn advance_tournament(
+        &self,
+        request: Request<pb::GetTournamentRequest>,
+    ) -> Result<Response<pb::TournamentResponse>, Status> {
+        let caller = Caller::of(&request);
+        let run = self.tournaments.advance(&caller, &request.get_ref().id).await?;
+        self.answer(&run).await
+    }
+
+    async fn register(
+        &self,
+        request: Request<pb::RegisterRequest>,
+    ) -> Result<Response<pb::RegistrationResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let (run, id) = self
+            .tournaments
+            .register(&caller, &request.id, request.display_name.as_deref())
+            .await?;
+        Ok(Response::new(pb::RegistrationResponse {
+            registration: Some(registration(&run, &id)?),
+        }))
+    }
+
+    async fn list_registrations(
+        &self,
+        request: Request<pb::GetTournamentRequest>,
+    ) -> Result<Response<pb::ListRegistrationsResponse>, Status> {
+        let caller = Caller::of(&request);
+        let run = self.tournaments.get(&caller, &request.get_ref().id).await?;
+        let registrations = run
+            .roster
+            .registrations
+            .iter()
+            .map(|r| registration(&run, &r.id))
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(Response::new(pb::ListRegistrationsResponse { registrations }))
+    }
+
+    async fn change_registration(
+        &self,
+        request: Request<pb::ChangeRegistrationRequest>,
+    ) -> Result<Response<pb::RegistrationResponse>, Status> {
+        use pb::change_registration_request::Change;
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let change = match request.change {
+            Some(Change::Unregister(true)) => RegistrationChange::Unregister,
+            Some(Change::CheckIn(true)) => RegistrationChange::CheckIn,
+            Some(Change::Drop(true)) => RegistrationChange::Drop,
+            Some(Change::Reinstate(true)) => RegistrationChange::Reinstate,
+            Some(Change::FixedTable(table)) => RegistrationChange::FixTable((table > 0).then_some(table)),
+            _ => return Err(bad("change", "give one change").into()),
+        };
+        let run = self
+            .tournaments
+            .change_registration(&caller, &request.id, &request.registration, change)
+            .await?;
+        // An unregistered player is gone from the roster: answer what it was.
+        let shown = match registration(&run, &request.registration) {
+            Ok(shown) => shown,
+            Err(_) if change == RegistrationChange::Unregister => pb::Registration {
+                id: request.registration.clone(),
+                state: "unregistered".into(),
+                ..Default::default()
+            },
+            Err(err) => return Err(err.into()),
+        };
+        Ok(Response::new(pb::RegistrationResponse {
+            registration: Some(shown),
+        }))
+    }
+
+    async fn pair_round(
+        &self,
+        request: Request<pb::PairRoundRequest>,
+    ) -> Result<Response<pb::RoundResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let manual: Vec<Vec<String>> = request.pairings.into_iter().map(|p| p.players).collect();
+        let run = self.tournaments.pair(&caller, &request.id, &manual).await?;
+        Ok(Response::new(pb::RoundResponse {
+            round: Some(current_round(&run)?),
+        }))
+    }
+
+    async fn get_round(
+        &self,
+        request: Request<pb::GetRoundRequest>,
+    ) -> Result<Response<pb::RoundResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let run = self.tournaments.get(&caller, &request.id).await?;
+        let stage = stage_index(&run, request.stage)?;
+        let number = usize::try_from(request.number).unwrap_or(usize::MAX);
+        Ok(Response::new(pb::RoundResponse {
+            round: Some(round_of(&run, stage, number)?),
+        }))
+    }
+
+    async fn control_timer(
+        &self,
+        request: Request<pb::ControlTimerRequest>,
+    ) -> Result<Response<pb::RoundResponse>, Status> {
+        use pb::control_timer_request::Action as TimerAction;
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let change = match request.action {
+            Some(TimerAction::Start(true)) => TimerChange::Start,
+            Some(TimerAction::Pause(true)) => TimerChange::Pause,
+            Some(TimerAction::Extend(extend)) => TimerChange::Extend(extend.match_id, extend.minutes),
+            _ => return Err(bad("action", "give `start`, `pause` or `extend`").into()),
+        };
+        let run = self.tournaments.timer(&caller, &request.id, change).await?;
+        Ok(Response::new(pb::RoundResponse {
+            round: Some(current_round(&run)?),
+        }))
+    }
+
+    async fn report_result(
+        &self,
+        request: Request<pb::ReportResultRequest>,
+    ) -> Result<Response<pb::MatchResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let games: [u32; 2] = request
+            .games
+            .as_slice()
+            .try_into()
+            .map_err(|_| bad("games", "two numbers: the games won by players[0] and players[1]"))?;
+        let run = self
+            .tournaments
+            .report(&caller, &request.id, &request.match_id, games)
+            .await?;
+        let (stage, round, played) = run
+            .find_match(&request.match_id)
+            .ok_or_else(|| RunError::UnknownMatch(request.match_id.clone()))
+            .map_err(Error::from)?;
+        Ok(Response::new(pb::MatchResponse {
+            r#match: Some(match_of(&run, stage, round, played, to_millis(SystemTime::now()))),
+        }))
+    }
+
+    async fn get_standings(
+        &self,
+        request: Request<pb::GetStandingsRequest>,
+    ) -> Result<Response<pb::StandingsResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let run = self.tournaments.get(&caller, &request.id).await?;
+        let stage = stage_index(&run, request.stage)?;
+        Ok(Response::new(standings(&run, stage)?))
+    }
+
+    async fn export_stage(
+        &self,
+        request: Request<pb::ExportStageRequest>,
+    ) -> Result<Response<pb::ExportStageResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let run = self.tournaments.get(&caller, &request.id).await?;
+        let stage = stage_index(&run, request.stage)?;
+        let (event, config) = run.export(stage).map_err(Error::from)?;
+        Ok(Response::new(pb::ExportStageResponse {
+            event_json: event.to_string(),
+            stage_json: config.to_string(),
+        }))
+    }
+
+    type WatchTournamentStream = EventStream;
+
+    async fn watch_tournament(
+        &self,
+        request: Request<pb::WatchTournamentRequest>,
+    ) -> Result<Response<Self::WatchTournamentStream>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let (sink, events) = tokio::sync::mpsc::channel(256);
+        self.tournaments
+            .watch(&caller, &request.id, request.after_seq, sink)
+            .await?;
+        let stream = tokio_stream::StreamExt::map(
+            tokio_stream::wrappers::ReceiverStream::new(events),
+            |event| {
+                event
+                    .map(|published| pb::TournamentEvent {
+                        seq: published.seq,
+                        kind: published.kind.into(),
+                        data_json: published.data.to_string(),
+                    })
+                    .map_err(Status::from)
+            },
+        );
+        Ok(Response::new(Box::pin(stream)))
+    }
+}
+
+impl Api {
+    async fn answer(&self, run: &Run) -> Result<Response<pb::TournamentResponse>, Status> {
+        let created = self.tournaments.create_time(&run.id).await?;
+        Ok(Response::new(pb::TournamentResponse {
+            tournament: Some(tournament(run, created)),
+        }))
+    }
 }

@@ -1,18 +1,26 @@
 //! The tournaments service: the tournament engine, registration and deck submission
 //! (`turnier.tournaments.v1.TournamentService`).
 //!
-//! Today it owns the engine's rules (`domain`: standings, pairings, brackets, lobbies) and
-//! serves only the gRPC health protocol and server reflection; events, registration, rounds and
-//! deck submission, with their tables and the submission worker, arrive with the tournaments
-//! issue. It will call the decks service (deck codes and lists), the catalog (cards) and the
-//! scripts service (rulesets) through `kit::clients`. Its callers are the CLI (`turnier tournament
-//! standings|pair`, the engine in process), and then the gateway and third parties.
+//! It owns the engine's rules (`domain`: standings, pairings, brackets, lobbies), the events run
+//! on the platform as the fold of their append-only log (`run`: what organizers and players
+//! may do, and when), the log's tables (`store`, migrations `7…`), the operations with their
+//! ownership checks and live events (`service`) and the gRPC surface (`grpc`). It calls the
+//! accounts service to find co-organizers by username. Its callers are the gateway
+//! (`/api/v1/…/tournaments…`), third parties over gRPC, and the CLI (`turnier tournament`:
+//! the engine in process, or a server with `--server`). Deck submission arrives with its own
+//! issue.
 
 pub mod domain;
+mod error;
 pub mod grpc;
 pub mod offline;
 pub mod run;
+pub mod service;
+pub mod store;
 
+pub use error::Error;
+
+use kit::clients::AccountsClient;
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
@@ -26,10 +34,20 @@ impl Mount for Tournaments {
 
     fn mount(
         routes: &mut tonic::service::RoutesBuilder,
-        _deps: &Deps,
+        deps: &Deps,
         (): &(),
     ) -> Result<(), MountError> {
-        routes.add_service(grpc::server());
+        // Tournaments live in the process's database: a process without one fails here.
+        let store = store::TournamentStore::new(deps.database(Self::SERVICE)?.clone());
+        let accounts = AccountsClient::connect_lazy(deps.url(Service::Accounts))?;
+        routes.add_service(grpc::server(grpc::Api::new(service::Tournaments::new(
+            store,
+            Some(accounts),
+        ))));
         Ok(())
+    }
+
+    fn migrator() -> Option<&'static sqlx::migrate::Migrator> {
+        Some(&store::MIGRATOR)
     }
 }

@@ -10,8 +10,7 @@
 //! value (reason, metadata, field violations, whether a retry can help), never a bare status.
 //!
 //! The catalog's client also keeps what other services build from a whole catalog
-//! ([`catalog::PerCatalogVersion`]), since that cache is about reading the catalog. The
-//! tournaments service gets its client with its first RPCs.
+//! ([`catalog::PerCatalogVersion`]), since that cache is about reading the catalog.
 
 pub mod accounts;
 pub mod calculators;
@@ -20,6 +19,7 @@ pub mod catalog;
 pub mod decks;
 pub mod scripts;
 pub mod search;
+pub mod tournaments;
 
 pub use crate::client::ClientError;
 pub use crate::status::{ServiceError, Violation};
@@ -30,3 +30,4 @@ pub use catalog::CatalogClient;
 pub use decks::DecksClient;
 pub use scripts::ScriptsClient;
 pub use search::SearchClient;
+pub use tournaments::TournamentsClient;

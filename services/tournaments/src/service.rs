@@ -1,0 +1,620 @@
+//! The tournaments service's operations: who may ask (`kit::access`), the log read and
+//! written (`store`), each tournament folded once and kept (`run::Run`), and the live events.
+//!
+//! Every operation reads the facts appended since its copy was folded before it answers, so
+//! several replicas over one database agree; a change decides its fact from the state it has
+//! just caught up with and appends it under the next number, deciding again if another
+//! writer got that number first. One tournament's changes in one process wait for each other
+//! (a lock per tournament), so the retry is only ever between processes.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use kit::access::{self, Action, Denied, Owned, Visibility};
+use kit::auth::Caller;
+use kit::clients::AccountsClient;
+use kit::timestamp::to_millis;
+use rand::RngCore as _;
+use serde_json::{Value, json};
+use tokio::sync::broadcast;
+
+use crate::domain::result::ResultState;
+use crate::error::Error;
+use crate::run::create::{CreateInput, created};
+use crate::run::fact::{Fact, Organizer, ReportedBy};
+use crate::run::{Phase, Run, RunError};
+use crate::store::{Appended, Header, TournamentStore};
+
+/// How many times a change decides again after another writer appended first.
+const MAX_ATTEMPTS: usize = 8;
+
+/// The longest id worth looking up.
+const MAX_ID_CHARS: usize = 64;
+
+/// How often a watcher looks at the log when nothing was published in this process (another
+/// replica may have written).
+const WATCH_POLL: Duration = Duration::from_secs(2);
+
+/// The most tournaments a listing returns.
+pub const LIST_LIMIT: u32 = 100;
+
+/// One tournament's folded state, shared by the operations on it.
+type Slot = Arc<tokio::sync::Mutex<Option<Arc<Run>>>>;
+
+/// A change to registration: what `ChangeRegistration` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegistrationChange {
+    /// Withdraw before the start.
+    Unregister,
+    /// Check in.
+    CheckIn,
+    /// Drop.
+    Drop,
+    /// Reinstate (organizers).
+    Reinstate,
+    /// Keep at a fixed table, or free it (organizers).
+    FixTable(Option<u32>),
+}
+
+/// A change of the round timer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TimerChange {
+    /// Start or resume.
+    Start,
+    /// Pause.
+    Pause,
+    /// Give one match extra minutes.
+    Extend(String, u32),
+}
+
+/// One live event of a tournament.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Published {
+    /// The fact's number.
+    pub seq: u64,
+    /// The event's kind.
+    pub kind: &'static str,
+    /// Its data.
+    pub data: Value,
+}
+
+/// The tournaments service.
+#[derive(Debug, Clone)]
+pub struct Tournaments {
+    store: TournamentStore,
+    accounts: Option<AccountsClient>,
+    slots: Arc<Mutex<HashMap<String, Slot>>>,
+    published: broadcast::Sender<(String, u64)>,
+}
+
+impl Tournaments {
+    /// A service over `store`; `accounts` finds co-organizers by username.
+    pub fn new(store: TournamentStore, accounts: Option<AccountsClient>) -> Self {
+        Self {
+            store,
+            accounts,
+            slots: Arc::new(Mutex::new(HashMap::new())),
+            published: broadcast::channel(1024).0,
+        }
+    }
+
+    fn slot(&self, id: &str) -> Slot {
+        let mut slots = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        slots.entry(id.to_owned()).or_default().clone()
+    }
+
+    fn forget(&self, id: &str) {
+        let mut slots = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        slots.remove(id);
+    }
+
+    /// Folds the facts appended since `state` was folded.
+    async fn catch_up(&self, id: &str, state: &mut Option<Arc<Run>>) -> Result<(), Error> {
+        let after = state.as_ref().map_or(0, |run| run.seq);
+        for (seq, fact) in self.store.facts_after(id, after).await? {
+            match state {
+                None => {
+                    let run = Run::new(id, &fact).ok_or(Error::Corrupt {
+                        what: "tournament creation",
+                    })?;
+                    *state = Some(Arc::new(run));
+                }
+                Some(run) => Arc::make_mut(run).apply(seq, &fact),
+            }
+        }
+        Ok(())
+    }
+
+    /// The tournament `id` as it stands, for anyone (tournaments are public).
+    pub async fn get(&self, caller: &Caller, id: &str) -> Result<Arc<Run>, Error> {
+        let not_found = || Error::Denied {
+            denied: Denied::NotFound,
+            id: id.to_owned(),
+        };
+        if id.is_empty() || id.len() > MAX_ID_CHARS {
+            return Err(not_found());
+        }
+        let slot = self.slot(id);
+        let mut state = slot.lock().await;
+        self.catch_up(id, &mut state).await?;
+        let Some(run) = state.clone() else {
+            drop(state);
+            self.forget(id);
+            return Err(not_found());
+        };
+        access::check(caller, Action::Read, Some(public(&run.organizers[0].account)))
+            .map_err(|denied| Error::Denied {
+                denied,
+                id: id.to_owned(),
+            })?;
+        Ok(run)
+    }
+
+    /// Decides a fact from the state as it stands (`decide`, which also checks the caller),
+    /// appends it and folds it; decides again when another writer appended first.
+    async fn change(
+        &self,
+        caller: &Caller,
+        id: &str,
+        decide: impl Fn(&Run) -> Result<Fact, Error>,
+    ) -> Result<(Arc<Run>, Fact), Error> {
+        // The ownership rule's first step: nobody anonymous, no token that may not write.
+        access::creator(caller).map_err(|denied| Error::Denied {
+            denied,
+            id: id.to_owned(),
+        })?;
+        // Read first: an unknown tournament is not found before anything is decided.
+        self.get(caller, id).await?;
+        let slot = self.slot(id);
+        let mut state = slot.lock().await;
+        for _ in 0..MAX_ATTEMPTS {
+            self.catch_up(id, &mut state).await?;
+            let run = state.as_ref().ok_or(Error::Corrupt {
+                what: "tournament",
+            })?;
+            let fact = decide(run)?;
+            let seq = run.seq + 1;
+            let phase = match &fact {
+                Fact::Started => Some(Phase::Running.name()),
+                Fact::Finished { .. } => Some(Phase::Finished.name()),
+                _ => None,
+            };
+            let now = SystemTime::now();
+            match self
+                .store
+                .append(id, seq, &fact, caller.account_id(), phase, now)
+                .await?
+            {
+                Appended::Done => {
+                    if let Some(run) = state.as_mut() {
+                        Arc::make_mut(run).apply(seq, &fact);
+                    }
+                    let _ = self.published.send((id.to_owned(), seq));
+                    let run = state.clone().ok_or(Error::Corrupt {
+                        what: "tournament",
+                    })?;
+                    return Ok((run, fact));
+                }
+                Appended::Conflict => continue,
+            }
+        }
+        Err(Error::Busy)
+    }
+
+    /// Creates a tournament organized by the caller.
+    pub async fn create(&self, caller: &Caller, mut input: CreateInput, seed: Option<u64>) -> Result<Arc<Run>, Error> {
+        let account = access::creator(caller).map_err(Error::CannotCreate)?;
+        let mut bytes = [0_u8; 12];
+        rand::rng().fill_bytes(&mut bytes);
+        let id = format!("t_{}", URL_SAFE_NO_PAD.encode(bytes));
+        input.seed = seed.unwrap_or_else(|| rand::rng().next_u64());
+        let fact = created(
+            input,
+            Organizer {
+                account: account.id.clone(),
+                username: account.username.clone(),
+            },
+        )?;
+        self.store
+            .create(&id, &fact, (&account.id, &account.username), SystemTime::now())
+            .await?;
+        self.get(caller, &id).await
+    }
+
+    /// The tournaments of a game, the newest first.
+    pub async fn list(&self, game: proto::game::Game) -> Result<Vec<Header>, Error> {
+        self.store.list(game, LIST_LIMIT).await
+    }
+
+    /// When a tournament was created (unix milliseconds).
+    pub async fn create_time(&self, id: &str) -> Result<Option<i64>, Error> {
+        self.store.create_time(id).await
+    }
+
+    /// Organizers: opens or closes registration.
+    pub async fn set_registration(&self, caller: &Caller, id: &str, open: bool) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                Ok(run.set_registration(open)?)
+            })
+            .await?
+            .0)
+    }
+
+    /// Organizers: changes what a stage may change while it runs.
+    pub async fn change_stage(
+        &self,
+        caller: &Caller,
+        id: &str,
+        stage: usize,
+        pairing_style: Option<crate::domain::defaults::PairingStyle>,
+        prevent_repeat_matchups: Option<bool>,
+        round_minutes: Option<u32>,
+    ) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                Ok(run.change_stage(stage, pairing_style, prevent_repeat_matchups, round_minutes)?)
+            })
+            .await?
+            .0)
+    }
+
+    /// Organizers: adds the account `username` as a co-organizer.
+    pub async fn add_organizer(&self, caller: &Caller, id: &str, username: &str) -> Result<Arc<Run>, Error> {
+        let run = self.get(caller, id).await?;
+        organizer(caller, &run)?;
+        let accounts = self.accounts.as_ref().ok_or_else(|| Error::UnknownUser(username.to_owned()))?;
+        let user = accounts
+            .get_user(username)
+            .await
+            .map_err(|err| {
+                if err.code == tonic::Code::NotFound {
+                    Error::UnknownUser(username.to_owned())
+                } else {
+                    Error::Accounts(err)
+                }
+            })?
+            .user
+            .ok_or_else(|| Error::UnknownUser(username.to_owned()))?;
+        let added = Organizer {
+            account: user.account,
+            username: user.username,
+        };
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                Ok(Fact::OrganizerAdded {
+                    organizer: added.clone(),
+                })
+            })
+            .await?
+            .0)
+    }
+
+    /// Organizers: starts the event.
+    pub async fn start(&self, caller: &Caller, id: &str) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                Ok(run.start()?)
+            })
+            .await?
+            .0)
+    }
+
+    /// Organizers: applies the complete stage's advancement rules, or finishes the event.
+    pub async fn advance(&self, caller: &Caller, id: &str) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                Ok(run.advance()?)
+            })
+            .await?
+            .0)
+    }
+
+    /// Signs up the caller, or (organizers) a guest named `guest`. Returns the registration id.
+    pub async fn register(&self, caller: &Caller, id: &str, guest: Option<&str>) -> Result<(Arc<Run>, String), Error> {
+        let (run, fact) = self
+            .change(caller, id, |run| {
+                let account = access::creator(caller).map_err(Error::CannotCreate)?;
+                match guest {
+                    Some(name) => {
+                        organizer(caller, run)?;
+                        Ok(run.register(None, name)?)
+                    }
+                    None => Ok(run.register(Some(&account.id), &account.username)?),
+                }
+            })
+            .await?;
+        let Fact::Registered { registration, .. } = fact else {
+            return Err(Error::Corrupt { what: "registration" });
+        };
+        Ok((run, registration))
+    }
+
+    /// Changes a registration: its player or an organizer (reinstating and fixing a table are
+    /// the organizers').
+    pub async fn change_registration(
+        &self,
+        caller: &Caller,
+        id: &str,
+        registration: &str,
+        change: RegistrationChange,
+    ) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                let is_organizer = organizer(caller, run).is_ok();
+                let mine = run
+                    .roster
+                    .get(registration)
+                    .is_some_and(|r| r.account.is_some() && r.account.as_deref() == caller.account_id());
+                if run.roster.get(registration).is_none() {
+                    return Err(RunError::Roster(
+                        crate::domain::registration::RosterError::Unknown(registration.to_owned()),
+                    )
+                    .into());
+                }
+                match change {
+                    RegistrationChange::Reinstate | RegistrationChange::FixTable(_) => {
+                        organizer(caller, run)?;
+                    }
+                    _ if !(is_organizer || mine) => {
+                        return Err(Error::NotYours(
+                            "only the player or an organizer changes a registration",
+                        ));
+                    }
+                    _ => {}
+                }
+                Ok(match change {
+                    RegistrationChange::Unregister => run.unregister(registration)?,
+                    RegistrationChange::CheckIn => run.check_in(registration)?,
+                    RegistrationChange::Drop => run.drop_player(registration)?,
+                    RegistrationChange::Reinstate => run.reinstate(registration)?,
+                    RegistrationChange::FixTable(table) => run.fix_table(registration, table)?,
+                })
+            })
+            .await?
+            .0)
+    }
+
+    /// Organizers: pairs the next round (the engine's, or `manual` pairings of a Swiss round).
+    pub async fn pair(&self, caller: &Caller, id: &str, manual: &[Vec<String>]) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                if manual.is_empty() {
+                    Ok(run.pair()?)
+                } else {
+                    Ok(run.pair_manually(manual)?)
+                }
+            })
+            .await?
+            .0)
+    }
+
+    /// Organizers: the round timer.
+    pub async fn timer(&self, caller: &Caller, id: &str, change: TimerChange) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                let now = to_millis(SystemTime::now());
+                Ok(match &change {
+                    TimerChange::Start => run.start_timer(now)?,
+                    TimerChange::Pause => run.pause_timer(now)?,
+                    TimerChange::Extend(match_id, minutes) => run.extend(match_id, *minutes)?,
+                })
+            })
+            .await?
+            .0)
+    }
+
+    /// Reports a result: a player of the match (the opponent confirms) or an organizer (final).
+    pub async fn report(&self, caller: &Caller, id: &str, match_id: &str, games: [u32; 2]) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                let (_, _, played) = run
+                    .find_match(match_id)
+                    .ok_or_else(|| RunError::UnknownMatch(match_id.to_owned()))?;
+                let by = if organizer(caller, run).is_ok() {
+                    ReportedBy::Organizer
+                } else {
+                    let account = caller.account_id();
+                    let side = played.paired.players.iter().position(|player| {
+                        run.roster
+                            .get(player)
+                            .is_some_and(|r| r.account.is_some() && r.account.as_deref() == account)
+                    });
+                    match side {
+                        Some(0) => ReportedBy::First,
+                        Some(_) => ReportedBy::Second,
+                        None => {
+                            return Err(Error::NotYours(
+                                "only a player of the match or an organizer reports its result",
+                            ));
+                        }
+                    }
+                };
+                Ok(run.report(match_id, by, games)?)
+            })
+            .await?
+            .0)
+    }
+
+    /// The live events of tournament `id` after fact `after`, as they happen, into `sink`
+    /// until it closes. Events are folded from the log by this watcher alone, so each one
+    /// describes the state right after its fact.
+    pub async fn watch(&self, caller: &Caller, id: &str, after: u64, sink: tokio::sync::mpsc::Sender<Result<Published, Error>>) -> Result<(), Error> {
+        self.get(caller, id).await?;
+        let mut published = self.published.subscribe();
+        let service = self.clone();
+        let id = id.to_owned();
+        tokio::spawn(async move {
+            let mut run: Option<Run> = None;
+            let mut last = 0_u64;
+            loop {
+                let facts = match service.store.facts_after(&id, last).await {
+                    Ok(facts) => facts,
+                    Err(err) => {
+                        let _ = sink.send(Err(err)).await;
+                        return;
+                    }
+                };
+                for (seq, fact) in facts {
+                    let before = run.clone();
+                    match &mut run {
+                        None => run = Run::new(&id, &fact),
+                        Some(state) => state.apply(seq, &fact),
+                    }
+                    last = seq;
+                    if seq <= after {
+                        continue;
+                    }
+                    let Some(state) = &run else { return };
+                    for event in events_of(before.as_ref(), state, seq, &fact) {
+                        if sink.send(Ok(event)).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                tokio::select! {
+                    () = sink.closed() => return,
+                    _ = published.recv() => {}
+                    () = tokio::time::sleep(WATCH_POLL) => {}
+                }
+            }
+        });
+        Ok(())
+    }
+}
+
+/// A public resource owned by `account`: the rule's view of a tournament and an organizer.
+fn public(account: &str) -> Owned<'_> {
+    Owned {
+        owner: account,
+        visibility: Visibility::Public,
+    }
+}
+
+/// The ownership rule for a tournament's organizers: every organizer owns it (the creator and
+/// the co-organizers it added); anyone else may only read it.
+pub fn organizer(caller: &Caller, run: &Run) -> Result<(), Error> {
+    let mut refusal = Denied::PermissionDenied;
+    for organizer in &run.organizers {
+        match access::check(caller, Action::Change, Some(public(&organizer.account))) {
+            Ok(()) => return Ok(()),
+            Err(denied) => refusal = denied,
+        }
+    }
+    Err(Error::Denied {
+        denied: refusal,
+        id: run.id.clone(),
+    })
+}
+
+/// The live events of one fact, from the state before and after it.
+fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Published> {
+    let event = |kind: &'static str, data: Value| Published { seq, kind, data };
+    match fact {
+        Fact::RoundPaired { stage, round, matches, .. } => vec![event(
+            "pairings_published",
+            json!({"stage": stage + 1, "round": round, "matches": matches}),
+        )],
+        Fact::ResultReported { match_id, games, .. } => {
+            let Some((stage, round, played)) = after.find_match(match_id) else {
+                return Vec::new();
+            };
+            let state = played.result.as_ref().map_or(ResultState::Reported, |r| r.state);
+            let kind = match state {
+                ResultState::Reported => "result_reported",
+                ResultState::Confirmed => "result_confirmed",
+                ResultState::Disputed => "result_disputed",
+                ResultState::Final => "result_final",
+            };
+            let mut events = vec![event(
+                kind,
+                json!({"stage": stage + 1, "round": round, "matchId": match_id, "games": games, "state": state.name()}),
+            )];
+            let was = before
+                .and_then(|run| run.find_match(match_id))
+                .and_then(|(_, _, m)| m.result.clone());
+            let counted_before = was.as_ref().filter(|r| r.is_decided()).map(|r| r.games);
+            let counted_now = played.result.as_ref().filter(|r| r.is_decided()).map(|r| r.games);
+            if counted_before != counted_now {
+                events.push(event("standings_changed", json!({"stage": stage + 1})));
+            }
+            events
+        }
+        Fact::TimerStarted { .. } | Fact::TimerPaused { .. } | Fact::TimeExtended { .. } => {
+            let round = after.stages.get(after.current_stage).and_then(|s| s.rounds.last());
+            let (action, extra) = match fact {
+                Fact::TimerStarted { .. } => ("start", json!(null)),
+                Fact::TimerPaused { .. } => ("pause", json!(null)),
+                Fact::TimeExtended { match_id, minutes } => ("extend", json!({"matchId": match_id, "minutes": minutes})),
+                _ => ("", json!(null)),
+            };
+            vec![event(
+                "round_timer",
+                json!({
+                    "stage": after.current_stage + 1,
+                    "round": round.map(|r| r.number),
+                    "action": action,
+                    "extend": extra,
+                    "running": round.is_some_and(|r| r.timer.running_since_ms.is_some()),
+                    "minutes": round.map(|r| r.timer.minutes),
+                    "elapsedMs": round.map(|r| r.timer.elapsed_ms),
+                    "runningSinceMs": round.and_then(|r| r.timer.running_since_ms),
+                }),
+            )]
+        }
+        Fact::Advanced { from_stage, to_stage, players } => vec![event(
+            "stage_advanced",
+            json!({"fromStage": from_stage + 1, "toStage": to_stage + 1, "players": players}),
+        )],
+        Fact::Finished { placements } => vec![event(
+            "tournament_finished",
+            json!({"placements": placements}),
+        )],
+        Fact::Registered { registration, .. }
+        | Fact::Unregistered { registration }
+        | Fact::CheckedIn { registration }
+        | Fact::Dropped { registration }
+        | Fact::Reinstated { registration }
+        | Fact::TableFixed { registration, .. } => {
+            let shown = after.roster.get(registration);
+            vec![event(
+                "registration_changed",
+                json!({
+                    "change": fact_type(fact),
+                    "registration": {
+                        "id": registration,
+                        "displayName": shown.map(|r| r.display_name.clone()),
+                        "state": shown.map_or("unregistered", |r| r.state.name()),
+                        "fixedTable": after.fixed_tables.get(registration),
+                    },
+                }),
+            )]
+        }
+        Fact::Started => vec![event(
+            "tournament_started",
+            json!({"players": after.stages.first().map(|s| s.players.clone())}),
+        )],
+        Fact::Created { name, .. } => vec![event("tournament_created", json!({"name": name}))],
+        Fact::OrganizerAdded { .. } | Fact::RegistrationSet { .. } | Fact::StageSettingsChanged { .. } => {
+            vec![event("tournament_changed", json!({"change": fact_type(fact)}))]
+        }
+    }
+}
+
+/// The `type` a fact is stored with.
+fn fact_type(fact: &Fact) -> Value {
+    serde_json::to_value(fact)
+        .ok()
+        .and_then(|value| value.get("type").cloned())
+        .unwrap_or(Value::Null)
+}

@@ -1,0 +1,211 @@
+//! Persistence of tournaments: a row per tournament (for listings) and its append-only log of
+//! facts (`run::fact::Fact`), numbered from 1. sqlx over PostgreSQL or SQLite through
+//! `kit::db`, the same SQL for both.
+//!
+//! The log's primary key (tournament, seq) is the concurrency rule: two writers that decided
+//! the same next fact from the same state both try to insert its number, and exactly one
+//! does; the other reads what was appended and decides again ([`Appended::Conflict`]).
+
+use std::time::SystemTime;
+
+use kit::db::Database;
+use kit::timestamp::to_millis;
+use proto::game::Game;
+use sqlx::Row as _;
+
+use crate::error::Error;
+use crate::run::fact::Fact;
+
+/// The tournaments service's tables (versions 7xxxxxxx, see `kit::db`).
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// A tournament's row: what a listing shows without folding its log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The id.
+    pub id: String,
+    /// The game.
+    pub game: Game,
+    /// The name.
+    pub name: String,
+    /// The creator's account id.
+    pub owner: String,
+    /// `registration`, `running`, `finished`.
+    pub state: String,
+    /// When it was created, unix milliseconds.
+    pub create_time_ms: i64,
+}
+
+/// What an append did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Appended {
+    /// The fact is in the log with the number asked for.
+    Done,
+    /// Another fact already has that number: read the log again and decide again.
+    Conflict,
+}
+
+/// The tournaments store.
+#[derive(Debug, Clone)]
+pub struct TournamentStore {
+    db: Database,
+}
+
+impl TournamentStore {
+    /// Creates a store over a migrated database.
+    pub fn new(db: Database) -> Self {
+        Self { db }
+    }
+
+    /// Saves a new tournament `id` with its first fact (its creation), in one transaction.
+    #[tracing::instrument(skip_all, fields(tournament = %id))]
+    pub async fn create(
+        &self,
+        id: &str,
+        created: &Fact,
+        owner: (&str, &str),
+        now: SystemTime,
+    ) -> Result<(), Error> {
+        let Fact::Created { game, name, .. } = created else {
+            return Err(Error::Corrupt {
+                what: "creation fact",
+            });
+        };
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query(
+            "INSERT INTO tournaments_tournaments (id, game, name, owner, owner_name, state, \
+             create_time, update_time) VALUES ($1, $2, $3, $4, $5, 'registration', $6, $6)",
+        )
+        .bind(id)
+        .bind(game.name())
+        .bind(name)
+        .bind(owner.0)
+        .bind(owner.1)
+        .bind(to_millis(now))
+        .execute(&mut *tx)
+        .await?;
+        insert_fact(&mut tx, id, 1, created, Some(owner.0), now).await?;
+        tx.commit().await?;
+        tracing::info!(tournament = %id, "tournament created");
+        Ok(())
+    }
+
+    /// Appends `fact` as number `seq` of tournament `id`, and sets the row's state when
+    /// `state` is given, in one transaction.
+    #[tracing::instrument(skip_all, fields(tournament = %id, seq))]
+    pub async fn append(
+        &self,
+        id: &str,
+        seq: u64,
+        fact: &Fact,
+        actor: Option<&str>,
+        state: Option<&str>,
+        now: SystemTime,
+    ) -> Result<Appended, Error> {
+        let mut tx = self.db.pool().begin().await?;
+        match insert_fact(&mut tx, id, seq, fact, actor, now).await {
+            Ok(()) => {}
+            Err(Error::Db(sqlx::Error::Database(db))) if db.is_unique_violation() => {
+                return Ok(Appended::Conflict);
+            }
+            Err(err) => return Err(err),
+        }
+        sqlx::query(
+            "UPDATE tournaments_tournaments SET update_time = $2, state = COALESCE($3, state) \
+             WHERE id = $1",
+        )
+        .bind(id)
+        .bind(to_millis(now))
+        .bind(state)
+        .execute(&mut *tx)
+        .await?;
+        match tx.commit().await {
+            Ok(()) => Ok(Appended::Done),
+            Err(sqlx::Error::Database(db)) if db.is_unique_violation() => Ok(Appended::Conflict),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// The facts of tournament `id` after number `after`, in order.
+    #[tracing::instrument(skip_all, fields(tournament = %id, after))]
+    pub async fn facts_after(&self, id: &str, after: u64) -> Result<Vec<(u64, Fact)>, Error> {
+        let rows = sqlx::query(
+            "SELECT seq, fact FROM tournaments_log WHERE tournament = $1 AND seq > $2 \
+             ORDER BY seq",
+        )
+        .bind(id)
+        .bind(i64::try_from(after).unwrap_or(i64::MAX))
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let seq: i64 = row.try_get("seq")?;
+                let text: String = row.try_get("fact")?;
+                let fact = serde_json::from_str(&text).map_err(|err| {
+                    tracing::error!(tournament = %id, seq, error = %err, "a stored fact does not read");
+                    Error::Corrupt { what: "fact" }
+                })?;
+                Ok((u64::try_from(seq).unwrap_or(0), fact))
+            })
+            .collect()
+    }
+
+    /// The tournaments of `game`, the newest first (at most `limit`).
+    #[tracing::instrument(skip_all, fields(game = %game))]
+    pub async fn list(&self, game: Game, limit: u32) -> Result<Vec<Header>, Error> {
+        let rows = sqlx::query(
+            "SELECT id, game, name, owner, state, create_time FROM tournaments_tournaments \
+             WHERE game = $1 ORDER BY create_time DESC, id DESC LIMIT $2",
+        )
+        .bind(game.name())
+        .bind(i64::from(limit))
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let game: String = row.try_get("game")?;
+                Ok(Header {
+                    id: row.try_get("id")?,
+                    game: game.parse().map_err(|_| Error::Corrupt { what: "game" })?,
+                    name: row.try_get("name")?,
+                    owner: row.try_get("owner")?,
+                    state: row.try_get("state")?,
+                    create_time_ms: row.try_get("create_time")?,
+                })
+            })
+            .collect()
+    }
+
+    /// When tournament `id` was created (unix milliseconds); `None` when there is none.
+    pub async fn create_time(&self, id: &str) -> Result<Option<i64>, Error> {
+        let row = sqlx::query("SELECT create_time FROM tournaments_tournaments WHERE id = $1")
+            .bind(id)
+            .fetch_optional(self.db.pool())
+            .await?;
+        row.map(|row| row.try_get("create_time").map_err(Error::from))
+            .transpose()
+    }
+}
+
+async fn insert_fact(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    seq: u64,
+    fact: &Fact,
+    actor: Option<&str>,
+    now: SystemTime,
+) -> Result<(), Error> {
+    let text = serde_json::to_string(fact).map_err(|_| Error::Corrupt { what: "fact" })?;
+    sqlx::query(
+        "INSERT INTO tournaments_log (tournament, seq, fact, actor, time) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(id)
+    .bind(i64::try_from(seq).unwrap_or(i64::MAX))
+    .bind(text)
+    .bind(actor)
+    .bind(to_millis(now))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
