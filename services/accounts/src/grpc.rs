@@ -265,7 +265,7 @@ impl Api {
             user: Some(pb::User {
                 username: account.username.as_str().to_owned(),
                 create_time: Some(to_proto(account.create_time)),
-                account: account.id.clone(),
+                account: account.id.0.clone(),
             }),
         })
     }
