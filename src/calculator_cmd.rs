@@ -12,18 +12,14 @@
 //!
 //! A refusal prints `{"error": {"code", "message"}}` and exits 1.
 
-use std::io::Read as _;
-
 use calculators::domain::generate::generate;
 use calculators::domain::spec::Spec;
 use clap::Subcommand;
-use kit::auth::Bearer;
 use kit::clients::CalculatorsClient;
 use proto::calculators::v1 as pb;
-use proto::game::Game;
 use serde_json::{Value, json};
 
-use crate::ruleset_cmd::Connection;
+use crate::server_cmd::{self, Connection, Refusal, game, read_input, refused};
 
 /// `turnier calculator …`
 #[derive(Debug, Subcommand)]
@@ -58,49 +54,7 @@ pub enum CalculatorCommand {
 
 /// Runs `turnier calculator …`.
 pub async fn run(command: CalculatorCommand) -> anyhow::Result<()> {
-    match answer(command).await {
-        Ok(text) => {
-            outln!("{text}");
-            Ok(())
-        }
-        Err((code, message)) => {
-            outln!("{}", json!({"error": {"code": code, "message": message}}));
-            Err(anyhow::anyhow!(message))
-        }
-    }
-}
-
-type Refusal = (String, String);
-
-fn refused(code: &str, message: impl Into<String>) -> Refusal {
-    (code.to_owned(), message.into())
-}
-
-fn game(name: &str) -> Result<Game, Refusal> {
-    name.parse().map_err(|_| {
-        refused(
-            "invalid_argument",
-            format!("--game: unknown game `{name}` (expected lor, pokemon or riftbound)"),
-        )
-    })
-}
-
-fn read_input(file: Option<&std::path::Path>) -> Result<String, Refusal> {
-    match file {
-        Some(path) => std::fs::read_to_string(path).map_err(|err| {
-            refused(
-                "unreadable_input",
-                format!("cannot read {}: {err}", path.display()),
-            )
-        }),
-        None => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|err| refused("unreadable_input", format!("cannot read stdin: {err}")))?;
-            Ok(text)
-        }
-    }
+    server_cmd::print(answer(command).await)
 }
 
 async fn answer(command: CalculatorCommand) -> Result<String, Refusal> {
@@ -147,15 +101,14 @@ async fn answer(command: CalculatorCommand) -> Result<String, Refusal> {
             };
             let client = CalculatorsClient::connect_lazy(&connection.server)
                 .map_err(|err| refused("invalid_argument", format!("--server: {err}")))?
-                .with_bearer(connection.token.clone().map(Bearer::new));
+                .with_bearer(connection.bearer());
             let response = client
                 .run_calculator(pb::RunCalculatorRequest {
                     game: proto::game::to_wire(game),
                     id,
                     deck: Some(deck),
                 })
-                .await
-                .map_err(|err| (err.reason.clone(), err.message.clone()))?;
+                .await?;
             Ok(proto::json::dashboard(&response.dashboard.unwrap_or_default()).to_string())
         }
     }

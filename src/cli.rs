@@ -77,7 +77,8 @@ enum Command {
     /// Checks decks against declarative formats (taboo lists, rulings), in process.
     #[command(subcommand)]
     Format(crate::format_cmd::FormatCommand),
-    /// Computes tournament standings and pairings from an event file, in process.
+    /// Computes tournament standings and pairings from an event file, in process, and runs
+    /// the tournaments of a running platform over gRPC.
     #[command(subcommand)]
     Tournament(crate::tournament_cmd::TournamentCommand),
     /// Checks and runs ruleset and calculator scripts in the sandbox, in process.
@@ -132,8 +133,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Deck(command) => crate::deck_cmd::run(command),
         // Pure rules over a format file and stdin: no settings, no database, no server.
         Command::Format(command) => crate::format_cmd::run(command),
-        // Pure rules over an event on stdin: no settings, no database, no server.
-        Command::Tournament(command) => crate::tournament_cmd::run(command),
+        // Pure rules over an event on stdin (no settings, no database, no server), or a client
+        // of a running platform.
+        Command::Tournament(command) => crate::tournament_cmd::run(command).await,
         // The sandbox over a script file and stdin; a card pool over a whole game reads the
         // local catalog, as `turnier deck import` does.
         Command::Script(command) => {

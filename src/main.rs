@@ -28,6 +28,7 @@ mod ruleset_cmd;
 mod script_cmd;
 mod search_cmd;
 mod serve;
+mod server_cmd;
 mod tournament_cmd;
 
 use std::process::ExitCode;

@@ -18,33 +18,13 @@
 
 use std::io::Read as _;
 
-use clap::{Args, Subcommand, ValueEnum};
-use kit::auth::Bearer;
+use clap::{Subcommand, ValueEnum};
 use kit::clients::{AccountsClient, ScriptsClient, ServiceError};
 use proto::game::Game;
 use proto::scripts::v1 as pb;
 use serde_json::{Value, json};
 
-/// Where the platform is and who asks.
-#[derive(Debug, Args)]
-pub struct Connection {
-    /// The platform's gRPC address.
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "TURNIER_SERVER",
-        default_value = "http://127.0.0.1:50051"
-    )]
-    pub(crate) server: String,
-    /// A session or API token (never printed); without it, only public rulesets answer.
-    #[arg(
-        long,
-        value_name = "TOKEN",
-        env = "TURNIER_TOKEN",
-        hide_env_values = true
-    )]
-    pub(crate) token: Option<String>,
-}
+use crate::server_cmd::Connection;
 
 /// `turnier ruleset …`
 #[derive(Debug, Subcommand)]
@@ -187,7 +167,7 @@ fn scope(name: &str) -> Result<pb::RuleScope, Refused> {
 fn scripts(connection: &Connection) -> Result<ScriptsClient, Refused> {
     let client = ScriptsClient::connect_lazy(&connection.server)
         .map_err(|err| refused("invalid_argument", format!("--server: {err}")))?;
-    Ok(client.with_bearer(connection.token.clone().map(Bearer::new)))
+    Ok(client.with_bearer(connection.bearer()))
 }
 
 async fn answer(command: RulesetCommand) -> Result<Printed, Refused> {

@@ -1,5 +1,6 @@
 //! `turnier tournament …`: the tournament engine offline, on an event read on stdin, computed in
-//! this process (no server needed), in the event format issue 8 documents.
+//! this process (no server needed), in the event format issue 8 documents; and the tournaments
+//! of a running platform, over gRPC ([`server`]).
 //!
 //! - `standings` prints `{"standings": [{"rank", "player", "points", "record", "tiebreakers",
 //!   "match_win_percentage"}, …]}`. Given a free-for-all event (one with `matches` of lobby
@@ -10,12 +11,20 @@
 //!   `{"format", "match", "lobbies": [{"lobby", "players"}]}`. The stage config comes from
 //!   `--stage` (a JSON object, or a file holding one) or from a `"stage"` member of the input.
 //!
+//! Given a tournament ID, `standings` and `pair` ask the platform instead (`--server`), as
+//! the other server commands (`create`, `show`, `register`, `start`, `report`, `drop`,
+//! `advance`, `export`) do; those are [`server`]'s.
+//!
 //! Reading the input, and every message about its JSON, is `tournaments::offline`; this module
-//! calls the domain and prints. An input that cannot be read or is refused prints
+//! calls the domain and prints. Offline, an input that cannot be read or is refused prints
 //! `{"error": {"code", "message"}}` on stdout (`invalid_event`, `invalid_stage` or
 //! `cannot_pair`), the message on stderr, and exits 1.
 
+mod create_body;
+mod server;
+
 use std::io::Read as _;
+use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::Subcommand;
@@ -28,29 +37,161 @@ use tournaments::domain::standings;
 use tournaments::domain::swiss::PairingError;
 use tournaments::offline::{self, EventFile, PairInput, PairInputError};
 
+use crate::server_cmd::{self, Connection};
+
 /// `turnier tournament …`
 #[derive(Debug, Subcommand)]
 pub enum TournamentCommand {
-    /// Reads an event on stdin and prints its standings as JSON.
+    /// Prints the standings of an event read on stdin, or with ID, of a tournament on the
+    /// platform.
     ///
     /// The event is {"settings": {"points": {"win", "draw", "loss", "bye"}, "bye_handling",
     /// "tiebreakers", "match_win_formula", "opponent_match_win_floor", "game_win_floor"},
     /// "players": [{"id", "seed"}], "rounds": [[{"players": [a, b], "games": [2, 0]},
     /// {"players": [c], "bye": true}, {"players": [d], "late_loss": true}]]}. A free-for-all
     /// event is {"format", "settings", "players", "matches": [[{"lobby": [..], "finish": [..]}]]}.
-    Standings,
-    /// Reads an event on stdin and prints the next round's pairings as JSON.
+    ///
+    /// With ID, prints the platform's {"stage", "standings"} and reads nothing.
+    Standings {
+        /// A tournament on the platform (--server); without it, the event is read on stdin.
+        id: Option<String>,
+        /// With ID: the stage, from 1; without it, the current one.
+        #[arg(long, value_name = "K", requires = "id")]
+        stage: Option<u32>,
+        #[command(flatten)]
+        connection: Connection,
+    },
+    /// Prints the next round's pairings of an event read on stdin, or with ID, pairs the next
+    /// round of a tournament on the platform.
     ///
     /// The stage config names the `format` (swiss, single_elimination, double_elimination,
     /// round_robin; cumulative_points and threshold_win read a free-for-all event), the event's
     /// `seed`, the prior stage's order `prior_stage`, and any of the format's settings
     /// (e.g. {"format": "swiss", "seed": 7, "rounds": 5, "pairing_style": "fold"}).
+    ///
+    /// With ID (organizers), the platform pairs its current stage's next round and this prints
+    /// {"round"}.
     Pair {
+        /// A tournament on the platform (--server); without it, the event is read on stdin.
+        id: Option<String>,
         /// The stage config: a JSON object, or the path of a file holding one. Without it,
         /// the input's "stage" member is used.
-        #[arg(long, value_name = "JSON|FILE")]
+        #[arg(long, value_name = "JSON|FILE", conflicts_with = "id")]
         stage: Option<String>,
+        #[command(flatten)]
+        connection: Connection,
     },
+    /// Creates a tournament on the platform, organized by you. Prints {"tournament"}.
+    ///
+    /// The file holds the HTTP API's body: {"name", "stages": [{"format", "settings"?}],
+    /// "advancement"?: [{"fromStage", "placements": [from, to] | "points": [min, max],
+    /// "action", "toStage"?}], "maxParticipants"?, "checkIn"?, "seed"?, "cutTiebreaker"?}.
+    Create {
+        /// lor, pokemon or riftbound.
+        #[arg(long)]
+        game: String,
+        /// The tournament's JSON; `-` reads stdin.
+        #[arg(long, value_name = "FILE")]
+        file: PathBuf,
+        #[command(flatten)]
+        connection: Connection,
+    },
+    /// Shows a tournament on the platform. Prints {"tournament"}.
+    Show {
+        /// The tournament.
+        id: String,
+        #[command(flatten)]
+        connection: Connection,
+    },
+    /// Signs you up for a tournament, or (organizers) a guest by name. Prints
+    /// {"registration"}.
+    Register {
+        /// The tournament.
+        id: String,
+        /// Signs up a guest with this display name instead of you.
+        #[arg(long, value_name = "NAME")]
+        guest: Option<String>,
+        #[command(flatten)]
+        connection: Connection,
+    },
+    /// Organizers: starts a tournament (its first stage, with the players then in it).
+    /// Prints {"tournament"}.
+    Start {
+        /// The tournament.
+        id: String,
+        #[command(flatten)]
+        connection: Connection,
+    },
+    /// Reports a match's result: the games won by its players[0] and players[1]. A player's
+    /// report waits for the opponent's confirmation; an organizer's is final. Prints {"match"}.
+    Report {
+        /// The tournament.
+        id: String,
+        /// The match.
+        match_id: String,
+        /// Games won by the match's players[0].
+        #[arg(value_name = "A")]
+        games_a: u32,
+        /// Games won by the match's players[1].
+        #[arg(value_name = "B")]
+        games_b: u32,
+        #[command(flatten)]
+        connection: Connection,
+    },
+    /// Drops a player from a tournament: yourself, or (organizers) anyone. Prints
+    /// {"registration"}.
+    Drop {
+        /// The tournament.
+        id: String,
+        /// The registration id.
+        registration: String,
+        #[command(flatten)]
+        connection: Connection,
+    },
+    /// Organizers: applies the complete stage's advancement rules and starts the next stage,
+    /// or finishes the tournament. Prints {"tournament"}.
+    Advance {
+        /// The tournament.
+        id: String,
+        #[command(flatten)]
+        connection: Connection,
+    },
+    /// Prints a stage of a tournament on the platform as the offline commands read it,
+    /// {"event", "stage"}.
+    ///
+    /// With --out-dir, also writes event.json and stage.json there, so that
+    /// `turnier tournament standings < event.json` and
+    /// `turnier tournament pair --stage stage.json < event.json` run offline.
+    Export {
+        /// The tournament.
+        id: String,
+        /// The stage, from 1.
+        #[arg(long, value_name = "K")]
+        stage: u32,
+        /// A directory for event.json and stage.json (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        #[command(flatten)]
+        connection: Connection,
+    },
+}
+
+/// Runs `turnier tournament …`: `standings` and `pair` without an ID in process, everything
+/// else on the platform.
+pub async fn run(command: TournamentCommand) -> anyhow::Result<()> {
+    match command {
+        TournamentCommand::Standings { id: None, .. } => run_offline(Offline::Standings),
+        TournamentCommand::Pair {
+            id: None, stage, ..
+        } => run_offline(Offline::Pair { stage }),
+        command => server_cmd::print(server::answer(command).await),
+    }
+}
+
+/// The commands computed in this process, on an event read on stdin.
+enum Offline {
+    Standings,
+    Pair { stage: Option<String> },
 }
 
 /// A failure of the command, with the code it prints.
@@ -68,8 +209,7 @@ impl Failure {
     }
 }
 
-/// Runs `turnier tournament …`.
-pub fn run(command: TournamentCommand) -> anyhow::Result<()> {
+fn run_offline(command: Offline) -> anyhow::Result<()> {
     match answer(command) {
         Ok(json) => {
             outln!("{json}");
@@ -85,15 +225,15 @@ pub fn run(command: TournamentCommand) -> anyhow::Result<()> {
 }
 
 /// Returns the JSON the command prints on success.
-fn answer(command: TournamentCommand) -> Result<String, Failure> {
+fn answer(command: Offline) -> Result<String, Failure> {
     let mut input = String::new();
     std::io::stdin()
         .read_to_string(&mut input)
         .context("cannot read the event on stdin")
         .map_err(|err| Failure::new("invalid_event", err))?;
     match command {
-        TournamentCommand::Standings => standings_json(&input),
-        TournamentCommand::Pair { stage } => Ok(pair_json(&input, stage.as_deref())?.to_string()),
+        Offline::Standings => standings_json(&input),
+        Offline::Pair { stage } => Ok(pair_json(&input, stage.as_deref())?.to_string()),
     }
 }
 

@@ -22,6 +22,7 @@ pub struct Clients {
     decks: Option<kit::clients::DecksClient>,
     scripts: Option<kit::clients::ScriptsClient>,
     calculators: Option<kit::clients::CalculatorsClient>,
+    tournaments: Option<kit::clients::TournamentsClient>,
 }
 
 // Each accessor answers with `ApiError`, which lives for one response (see the route modules).
@@ -61,6 +62,11 @@ impl Clients {
     pub fn calculators(&self) -> Result<&kit::clients::CalculatorsClient, ApiError> {
         configured(self.calculators.as_ref(), Service::Calculators)
     }
+
+    /// Returns the tournaments service's client.
+    pub fn tournaments(&self) -> Result<&kit::clients::TournamentsClient, ApiError> {
+        configured(self.tournaments.as_ref(), Service::Tournaments)
+    }
 }
 
 impl Clients {
@@ -85,6 +91,7 @@ impl Clients {
             decks: act!(self.decks),
             scripts: act!(self.scripts),
             calculators: act!(self.calculators),
+            tournaments: act!(self.tournaments),
         }
     }
 }
@@ -155,6 +162,7 @@ impl Upstreams {
             decks: raw(Service::Decks).map(kit::clients::DecksClient::new),
             scripts: raw(Service::Scripts).map(kit::clients::ScriptsClient::new),
             calculators: raw(Service::Calculators).map(kit::clients::CalculatorsClient::new),
+            tournaments: raw(Service::Tournaments).map(kit::clients::TournamentsClient::new),
         }
     }
 

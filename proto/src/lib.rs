@@ -51,6 +51,7 @@ pub mod scripts {
 pub mod tournaments {
     pub mod v1 {
         tonic::include_proto!("turnier.tournaments.v1");
+        include!(concat!(env!("OUT_DIR"), "/turnier.tournaments.v1.serde.rs"));
     }
 }
 #[allow(missing_docs, clippy::all)]

@@ -33,3 +33,4 @@ mod serve;
 mod support;
 mod templates;
 mod tournament_cli;
+mod tournaments_gateway;

@@ -315,6 +315,8 @@ pub struct SamplePlatform {
     pub api: String,
     /// `http://127.0.0.1:<port>`: every service over gRPC.
     pub grpc: String,
+    /// The settings it was started with (a restart uses them again).
+    env: BTreeMap<String, String>,
     _state: tempfile::TempDir,
     _data: tempfile::TempDir,
 }
@@ -390,8 +392,23 @@ impl SamplePlatform {
             http: format!("http://127.0.0.1:{}", ports[1]),
             api,
             grpc: format!("http://127.0.0.1:{}", ports[0]),
+            env,
             _state: state,
             _data: data,
         }
+    }
+
+    /// Kills the process at once (SIGKILL, a crash) and starts it again on the same ports,
+    /// database and data, waiting until the sample catalog answers.
+    pub async fn crash_and_restart(&mut self) {
+        self.process.kill();
+        self.process = Process::start(
+            "all-in-one-restarted",
+            self._state.path(),
+            &["serve"],
+            &self.env,
+        );
+        let url = format!("{}/pokemon/cards/svp-106", self.api);
+        wait_for_http_status(&mut self.process, &url, 200).await;
     }
 }

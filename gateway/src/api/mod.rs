@@ -24,13 +24,12 @@ pub mod saved_decks;
 pub mod scripts;
 pub mod search;
 pub mod templates;
+pub mod tournaments;
 
 use crate::state::AppState;
 
 /// Returns the `/api/v1/...` routes.
 pub fn routes() -> Router<AppState> {
-    // TODO(gateway): tournaments join as their issue lands;
-    // until then their paths get the JSON 404 fallback.
     Router::new()
         .merge(accounts::routes())
         .merge(calculators::routes())
@@ -44,6 +43,7 @@ pub fn routes() -> Router<AppState> {
         .merge(scripts::routes())
         .merge(search::routes())
         .merge(templates::routes())
+        .merge(tournaments::routes())
 }
 
 /// Returns the OpenAPI documents of the `/api/v1` modules, merged into [`crate::openapi()`].
@@ -61,6 +61,7 @@ pub fn openapi_parts() -> Vec<utoipa::openapi::OpenApi> {
         scripts::ScriptsDoc::openapi(),
         search::SearchDoc::openapi(),
         templates::TemplatesDoc::openapi(),
+        tournaments::TournamentsDoc::openapi(),
     ]
 }
 

@@ -140,6 +140,9 @@ fn cors(origins: &CorsOrigins) -> CorsLayer {
             HeaderName::from_static(REQUEST_ID_HEADER),
             HeaderName::from_static("traceparent"),
             HeaderName::from_static("tracestate"),
+            // A tournament's event stream resumes after it. A browser's `EventSource` sends it
+            // without a preflight; a fetch-based client that sets it itself needs it allowed.
+            HeaderName::from_static("last-event-id"),
         ])
         // So that frontend code can read the id to quote it in a bug report.
         .expose_headers([HeaderName::from_static(REQUEST_ID_HEADER)])

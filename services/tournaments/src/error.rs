@@ -58,7 +58,8 @@ pub enum Error {
 
 impl From<Error> for Status {
     fn from(err: Error) -> Self {
-        let conflict = |reason: &str| Failure::new(Code::FailedPrecondition, reason, err.to_string());
+        let conflict =
+            |reason: &str| Failure::new(Code::FailedPrecondition, reason, err.to_string());
         let failure = match &err {
             Error::Run(run) => match run {
                 RunError::BadSettings { field, .. } => {

@@ -48,7 +48,10 @@ fn bad(field: &'static str, problem: impl Into<String>) -> Error {
     }
 }
 
-fn spec_value<T: serde::de::DeserializeOwned>(field: &'static str, value: &str) -> Result<T, Error> {
+fn spec_value<T: serde::de::DeserializeOwned>(
+    field: &'static str,
+    value: &str,
+) -> Result<T, Error> {
     serde_json::from_value(Value::String(value.to_owned()))
         .map_err(|_| bad(field, format!("unknown value `{value}`")))
 }
@@ -68,7 +71,10 @@ fn stage_index(run: &Run, stage: u32) -> Result<usize, Error> {
 fn rule_from_wire(at: usize, rule: &pb::AdvancementRule) -> Result<AdvancementRule, Error> {
     let from_stage = usize::try_from(rule.from_stage).unwrap_or(0);
     if from_stage == 0 {
-        return Err(bad("advancement", format!("rule {}: `fromStage` counts from 1", at + 1)));
+        return Err(bad(
+            "advancement",
+            format!("rule {}: `fromStage` counts from 1", at + 1),
+        ));
     }
     let condition = match &rule.condition {
         Some(pb::advancement_rule::Condition::Placements(range)) => Condition::PlacementRange {
@@ -90,7 +96,10 @@ fn rule_from_wire(at: usize, rule: &pb::AdvancementRule) -> Result<AdvancementRu
         "advance" => Action::Advance {
             to_stage: match rule.to_stage {
                 Some(0) => {
-                    return Err(bad("advancement", format!("rule {}: `toStage` counts from 1", at + 1)));
+                    return Err(bad(
+                        "advancement",
+                        format!("rule {}: `toStage` counts from 1", at + 1),
+                    ));
                 }
                 Some(n) => usize::try_from(n - 1).unwrap_or(usize::MAX),
                 None => from_stage,
@@ -100,7 +109,10 @@ fn rule_from_wire(at: usize, rule: &pb::AdvancementRule) -> Result<AdvancementRu
         other => {
             return Err(bad(
                 "advancement",
-                format!("rule {}: `action` is `advance` or `eliminate`, not `{other}`", at + 1),
+                format!(
+                    "rule {}: `action` is `advance` or `eliminate`, not `{other}`",
+                    at + 1
+                ),
             ));
         }
     };
@@ -194,7 +206,12 @@ pub fn tournament(run: &Run, create_time_ms: Option<i64>) -> pb::Tournament {
         .roster
         .registrations
         .iter()
-        .filter(|r| matches!(r.state, RegistrationState::Registered | RegistrationState::CheckedIn))
+        .filter(|r| {
+            matches!(
+                r.state,
+                RegistrationState::Registered | RegistrationState::CheckedIn
+            )
+        })
         .count();
     let waitlisted = run
         .roster
@@ -228,7 +245,11 @@ pub fn tournament(run: &Run, create_time_ms: Option<i64>) -> pb::Tournament {
             })
             .collect(),
         current_stage: count(run.current_stage + 1),
-        current_round: count(run.stages.get(run.current_stage).map_or(0, |s| s.rounds.len())),
+        current_round: count(
+            run.stages
+                .get(run.current_stage)
+                .map_or(0, |s| s.rounds.len()),
+        ),
         max_participants: run.roster.max_participants,
         check_in: run.roster.check_in,
         registration_open: run.registration_open,
@@ -332,7 +353,11 @@ fn standings(run: &Run, stage: usize) -> Result<pb::StandingsResponse, Error> {
                     rank: standing.rank,
                     player: standing.player.0.clone(),
                     points: standing.points.value(),
-                    record: vec![standing.record.wins, standing.record.losses, standing.record.draws],
+                    record: vec![
+                        standing.record.wins,
+                        standing.record.losses,
+                        standing.record.draws,
+                    ],
                     tiebreakers: standing
                         .tiebreakers
                         .iter()
@@ -378,7 +403,8 @@ impl TournamentService for Api {
         request: Request<pb::ListTournamentsRequest>,
     ) -> Result<Response<pb::ListTournamentsResponse>, Status> {
         let caller = Caller::of(&request);
-        let game = proto::game::from_wire(request.get_ref().game).ok_or_else(|| bad("game", "give a game"))?;
+        let game = proto::game::from_wire(request.get_ref().game)
+            .ok_or_else(|| bad("game", "give a game"))?;
         let mut tournaments = Vec::new();
         for header in self.tournaments.list(game).await? {
             let run = self.tournaments.get(&caller, &header.id).await?;
@@ -416,7 +442,10 @@ impl TournamentService for Api {
                 .await?;
         }
         if let Some(open) = request.registration_open {
-            run = self.tournaments.set_registration(&caller, &request.id, open).await?;
+            run = self
+                .tournaments
+                .set_registration(&caller, &request.id, open)
+                .await?;
         }
         self.answer(&run).await
     }
@@ -439,7 +468,10 @@ impl TournamentService for Api {
         request: Request<pb::GetTournamentRequest>,
     ) -> Result<Response<pb::TournamentResponse>, Status> {
         let caller = Caller::of(&request);
-        let run = self.tournaments.start(&caller, &request.get_ref().id).await?;
+        let run = self
+            .tournaments
+            .start(&caller, &request.get_ref().id)
+            .await?;
         self.answer(&run).await
     }
 
@@ -448,7 +480,10 @@ impl TournamentService for Api {
         request: Request<pb::GetTournamentRequest>,
     ) -> Result<Response<pb::TournamentResponse>, Status> {
         let caller = Caller::of(&request);
-        let run = self.tournaments.advance(&caller, &request.get_ref().id).await?;
+        let run = self
+            .tournaments
+            .advance(&caller, &request.get_ref().id)
+            .await?;
         self.answer(&run).await
     }
 
@@ -479,7 +514,9 @@ impl TournamentService for Api {
             .iter()
             .map(|r| registration(&run, &r.id))
             .collect::<Result<Vec<_>, Error>>()?;
-        Ok(Response::new(pb::ListRegistrationsResponse { registrations }))
+        Ok(Response::new(pb::ListRegistrationsResponse {
+            registrations,
+        }))
     }
 
     async fn change_registration(
@@ -494,7 +531,9 @@ impl TournamentService for Api {
             Some(Change::CheckIn(true)) => RegistrationChange::CheckIn,
             Some(Change::Drop(true)) => RegistrationChange::Drop,
             Some(Change::Reinstate(true)) => RegistrationChange::Reinstate,
-            Some(Change::FixedTable(table)) => RegistrationChange::FixTable((table > 0).then_some(table)),
+            Some(Change::FixedTable(table)) => {
+                RegistrationChange::FixTable((table > 0).then_some(table))
+            }
             _ => return Err(bad("change", "give one change").into()),
         };
         let run = self
@@ -553,7 +592,9 @@ impl TournamentService for Api {
         let change = match request.action {
             Some(TimerAction::Start(true)) => TimerChange::Start,
             Some(TimerAction::Pause(true)) => TimerChange::Pause,
-            Some(TimerAction::Extend(extend)) => TimerChange::Extend(extend.match_id, extend.minutes),
+            Some(TimerAction::Extend(extend)) => {
+                TimerChange::Extend(extend.match_id, extend.minutes)
+            }
             _ => return Err(bad("action", "give `start`, `pause` or `extend`").into()),
         };
         let run = self.tournaments.timer(&caller, &request.id, change).await?;
@@ -568,11 +609,12 @@ impl TournamentService for Api {
     ) -> Result<Response<pb::MatchResponse>, Status> {
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let games: [u32; 2] = request
-            .games
-            .as_slice()
-            .try_into()
-            .map_err(|_| bad("games", "two numbers: the games won by players[0] and players[1]"))?;
+        let games: [u32; 2] = request.games.as_slice().try_into().map_err(|_| {
+            bad(
+                "games",
+                "two numbers: the games won by players[0] and players[1]",
+            )
+        })?;
         let run = self
             .tournaments
             .report(&caller, &request.id, &request.match_id, games)
@@ -582,7 +624,13 @@ impl TournamentService for Api {
             .ok_or_else(|| RunError::UnknownMatch(request.match_id.clone()))
             .map_err(Error::from)?;
         Ok(Response::new(pb::MatchResponse {
-            r#match: Some(match_of(&run, stage, round, played, to_millis(SystemTime::now()))),
+            r#match: Some(match_of(
+                &run,
+                stage,
+                round,
+                played,
+                to_millis(SystemTime::now()),
+            )),
         }))
     }
 

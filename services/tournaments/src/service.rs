@@ -102,12 +102,18 @@ impl Tournaments {
     }
 
     fn slot(&self, id: &str) -> Slot {
-        let mut slots = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut slots = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         slots.entry(id.to_owned()).or_default().clone()
     }
 
     fn forget(&self, id: &str) {
-        let mut slots = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut slots = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         slots.remove(id);
     }
 
@@ -145,11 +151,15 @@ impl Tournaments {
             self.forget(id);
             return Err(not_found());
         };
-        access::check(caller, Action::Read, Some(public(&run.organizers[0].account)))
-            .map_err(|denied| Error::Denied {
-                denied,
-                id: id.to_owned(),
-            })?;
+        access::check(
+            caller,
+            Action::Read,
+            Some(public(&run.organizers[0].account)),
+        )
+        .map_err(|denied| Error::Denied {
+            denied,
+            id: id.to_owned(),
+        })?;
         Ok(run)
     }
 
@@ -172,9 +182,9 @@ impl Tournaments {
         let mut state = slot.lock().await;
         for _ in 0..MAX_ATTEMPTS {
             self.catch_up(id, &mut state).await?;
-            let run = state.as_ref().ok_or(Error::Corrupt {
-                what: "tournament",
-            })?;
+            let run = state
+                .as_ref()
+                .ok_or(Error::Corrupt { what: "tournament" })?;
             let fact = decide(run)?;
             let seq = run.seq + 1;
             let phase = match &fact {
@@ -193,9 +203,7 @@ impl Tournaments {
                         Arc::make_mut(run).apply(seq, &fact);
                     }
                     let _ = self.published.send((id.to_owned(), seq));
-                    let run = state.clone().ok_or(Error::Corrupt {
-                        what: "tournament",
-                    })?;
+                    let run = state.clone().ok_or(Error::Corrupt { what: "tournament" })?;
                     return Ok((run, fact));
                 }
                 Appended::Conflict => continue,
@@ -205,7 +213,12 @@ impl Tournaments {
     }
 
     /// Creates a tournament organized by the caller.
-    pub async fn create(&self, caller: &Caller, mut input: CreateInput, seed: Option<u64>) -> Result<Arc<Run>, Error> {
+    pub async fn create(
+        &self,
+        caller: &Caller,
+        mut input: CreateInput,
+        seed: Option<u64>,
+    ) -> Result<Arc<Run>, Error> {
         let account = access::creator(caller).map_err(Error::CannotCreate)?;
         let mut bytes = [0_u8; 12];
         rand::rng().fill_bytes(&mut bytes);
@@ -219,7 +232,12 @@ impl Tournaments {
             },
         )?;
         self.store
-            .create(&id, &fact, (&account.id, &account.username), SystemTime::now())
+            .create(
+                &id,
+                &fact,
+                (&account.id, &account.username),
+                SystemTime::now(),
+            )
             .await?;
         self.get(caller, &id).await
     }
@@ -235,7 +253,12 @@ impl Tournaments {
     }
 
     /// Organizers: opens or closes registration.
-    pub async fn set_registration(&self, caller: &Caller, id: &str, open: bool) -> Result<Arc<Run>, Error> {
+    pub async fn set_registration(
+        &self,
+        caller: &Caller,
+        id: &str,
+        open: bool,
+    ) -> Result<Arc<Run>, Error> {
         Ok(self
             .change(caller, id, |run| {
                 organizer(caller, run)?;
@@ -258,17 +281,30 @@ impl Tournaments {
         Ok(self
             .change(caller, id, |run| {
                 organizer(caller, run)?;
-                Ok(run.change_stage(stage, pairing_style, prevent_repeat_matchups, round_minutes)?)
+                Ok(run.change_stage(
+                    stage,
+                    pairing_style,
+                    prevent_repeat_matchups,
+                    round_minutes,
+                )?)
             })
             .await?
             .0)
     }
 
     /// Organizers: adds the account `username` as a co-organizer.
-    pub async fn add_organizer(&self, caller: &Caller, id: &str, username: &str) -> Result<Arc<Run>, Error> {
+    pub async fn add_organizer(
+        &self,
+        caller: &Caller,
+        id: &str,
+        username: &str,
+    ) -> Result<Arc<Run>, Error> {
         let run = self.get(caller, id).await?;
         organizer(caller, &run)?;
-        let accounts = self.accounts.as_ref().ok_or_else(|| Error::UnknownUser(username.to_owned()))?;
+        let accounts = self
+            .accounts
+            .as_ref()
+            .ok_or_else(|| Error::UnknownUser(username.to_owned()))?;
         let user = accounts
             .get_user(username)
             .await
@@ -319,7 +355,12 @@ impl Tournaments {
     }
 
     /// Signs up the caller, or (organizers) a guest named `guest`. Returns the registration id.
-    pub async fn register(&self, caller: &Caller, id: &str, guest: Option<&str>) -> Result<(Arc<Run>, String), Error> {
+    pub async fn register(
+        &self,
+        caller: &Caller,
+        id: &str,
+        guest: Option<&str>,
+    ) -> Result<(Arc<Run>, String), Error> {
         let (run, fact) = self
             .change(caller, id, |run| {
                 let account = access::creator(caller).map_err(Error::CannotCreate)?;
@@ -333,7 +374,9 @@ impl Tournaments {
             })
             .await?;
         let Fact::Registered { registration, .. } = fact else {
-            return Err(Error::Corrupt { what: "registration" });
+            return Err(Error::Corrupt {
+                what: "registration",
+            });
         };
         Ok((run, registration))
     }
@@ -350,10 +393,9 @@ impl Tournaments {
         Ok(self
             .change(caller, id, |run| {
                 let is_organizer = organizer(caller, run).is_ok();
-                let mine = run
-                    .roster
-                    .get(registration)
-                    .is_some_and(|r| r.account.is_some() && r.account.as_deref() == caller.account_id());
+                let mine = run.roster.get(registration).is_some_and(|r| {
+                    r.account.is_some() && r.account.as_deref() == caller.account_id()
+                });
                 if run.roster.get(registration).is_none() {
                     return Err(RunError::Roster(
                         crate::domain::registration::RosterError::Unknown(registration.to_owned()),
@@ -384,7 +426,12 @@ impl Tournaments {
     }
 
     /// Organizers: pairs the next round (the engine's, or `manual` pairings of a Swiss round).
-    pub async fn pair(&self, caller: &Caller, id: &str, manual: &[Vec<String>]) -> Result<Arc<Run>, Error> {
+    pub async fn pair(
+        &self,
+        caller: &Caller,
+        id: &str,
+        manual: &[Vec<String>],
+    ) -> Result<Arc<Run>, Error> {
         Ok(self
             .change(caller, id, |run| {
                 organizer(caller, run)?;
@@ -399,7 +446,12 @@ impl Tournaments {
     }
 
     /// Organizers: the round timer.
-    pub async fn timer(&self, caller: &Caller, id: &str, change: TimerChange) -> Result<Arc<Run>, Error> {
+    pub async fn timer(
+        &self,
+        caller: &Caller,
+        id: &str,
+        change: TimerChange,
+    ) -> Result<Arc<Run>, Error> {
         Ok(self
             .change(caller, id, |run| {
                 organizer(caller, run)?;
@@ -415,7 +467,13 @@ impl Tournaments {
     }
 
     /// Reports a result: a player of the match (the opponent confirms) or an organizer (final).
-    pub async fn report(&self, caller: &Caller, id: &str, match_id: &str, games: [u32; 2]) -> Result<Arc<Run>, Error> {
+    pub async fn report(
+        &self,
+        caller: &Caller,
+        id: &str,
+        match_id: &str,
+        games: [u32; 2],
+    ) -> Result<Arc<Run>, Error> {
         Ok(self
             .change(caller, id, |run| {
                 let (_, _, played) = run
@@ -449,7 +507,13 @@ impl Tournaments {
     /// The live events of tournament `id` after fact `after`, as they happen, into `sink`
     /// until it closes. Events are folded from the log by this watcher alone, so each one
     /// describes the state right after its fact.
-    pub async fn watch(&self, caller: &Caller, id: &str, after: u64, sink: tokio::sync::mpsc::Sender<Result<Published, Error>>) -> Result<(), Error> {
+    pub async fn watch(
+        &self,
+        caller: &Caller,
+        id: &str,
+        after: u64,
+        sink: tokio::sync::mpsc::Sender<Result<Published, Error>>,
+    ) -> Result<(), Error> {
         self.get(caller, id).await?;
         let mut published = self.published.subscribe();
         let service = self.clone();
@@ -521,15 +585,25 @@ pub fn organizer(caller: &Caller, run: &Run) -> Result<(), Error> {
 fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Published> {
     let event = |kind: &'static str, data: Value| Published { seq, kind, data };
     match fact {
-        Fact::RoundPaired { stage, round, matches, .. } => vec![event(
+        Fact::RoundPaired {
+            stage,
+            round,
+            matches,
+            ..
+        } => vec![event(
             "pairings_published",
             json!({"stage": stage + 1, "round": round, "matches": matches}),
         )],
-        Fact::ResultReported { match_id, games, .. } => {
+        Fact::ResultReported {
+            match_id, games, ..
+        } => {
             let Some((stage, round, played)) = after.find_match(match_id) else {
                 return Vec::new();
             };
-            let state = played.result.as_ref().map_or(ResultState::Reported, |r| r.state);
+            let state = played
+                .result
+                .as_ref()
+                .map_or(ResultState::Reported, |r| r.state);
             let kind = match state {
                 ResultState::Reported => "result_reported",
                 ResultState::Confirmed => "result_confirmed",
@@ -544,18 +618,27 @@ fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Pu
                 .and_then(|run| run.find_match(match_id))
                 .and_then(|(_, _, m)| m.result.clone());
             let counted_before = was.as_ref().filter(|r| r.is_decided()).map(|r| r.games);
-            let counted_now = played.result.as_ref().filter(|r| r.is_decided()).map(|r| r.games);
+            let counted_now = played
+                .result
+                .as_ref()
+                .filter(|r| r.is_decided())
+                .map(|r| r.games);
             if counted_before != counted_now {
                 events.push(event("standings_changed", json!({"stage": stage + 1})));
             }
             events
         }
         Fact::TimerStarted { .. } | Fact::TimerPaused { .. } | Fact::TimeExtended { .. } => {
-            let round = after.stages.get(after.current_stage).and_then(|s| s.rounds.last());
+            let round = after
+                .stages
+                .get(after.current_stage)
+                .and_then(|s| s.rounds.last());
             let (action, extra) = match fact {
                 Fact::TimerStarted { .. } => ("start", json!(null)),
                 Fact::TimerPaused { .. } => ("pause", json!(null)),
-                Fact::TimeExtended { match_id, minutes } => ("extend", json!({"matchId": match_id, "minutes": minutes})),
+                Fact::TimeExtended { match_id, minutes } => {
+                    ("extend", json!({"matchId": match_id, "minutes": minutes}))
+                }
                 _ => ("", json!(null)),
             };
             vec![event(
@@ -572,7 +655,11 @@ fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Pu
                 }),
             )]
         }
-        Fact::Advanced { from_stage, to_stage, players } => vec![event(
+        Fact::Advanced {
+            from_stage,
+            to_stage,
+            players,
+        } => vec![event(
             "stage_advanced",
             json!({"fromStage": from_stage + 1, "toStage": to_stage + 1, "players": players}),
         )],
@@ -605,8 +692,13 @@ fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Pu
             json!({"players": after.stages.first().map(|s| s.players.clone())}),
         )],
         Fact::Created { name, .. } => vec![event("tournament_created", json!({"name": name}))],
-        Fact::OrganizerAdded { .. } | Fact::RegistrationSet { .. } | Fact::StageSettingsChanged { .. } => {
-            vec![event("tournament_changed", json!({"change": fact_type(fact)}))]
+        Fact::OrganizerAdded { .. }
+        | Fact::RegistrationSet { .. }
+        | Fact::StageSettingsChanged { .. } => {
+            vec![event(
+                "tournament_changed",
+                json!({"change": fact_type(fact)}),
+            )]
         }
     }
 }

@@ -132,16 +132,24 @@ async fn a_round_is_played_and_a_second_service_folds_the_same_state(database: T
             .expect("confirmed");
     }
     let before = first.get(&organizer, &run.id).await.expect("read");
-    assert!(before.stages[0].rounds[0]
-        .matches
-        .iter()
-        .all(|m| m.result.as_ref().map(|r| r.state) == Some(ResultState::Confirmed)));
+    assert!(
+        before.stages[0].rounds[0]
+            .matches
+            .iter()
+            .all(|m| m.result.as_ref().map(|r| r.state) == Some(ResultState::Confirmed))
+    );
     // A new process over the same database (a restart) folds the log to the same state.
     let second = service(&database).await;
     let after = second.get(&organizer, &run.id).await.expect("read again");
     assert_eq!(*after, *before);
     assert_eq!(
-        second.pair(&organizer, &run.id, &[]).await.expect("paired").stages[0].rounds.len(),
+        second
+            .pair(&organizer, &run.id, &[])
+            .await
+            .expect("paired")
+            .stages[0]
+            .rounds
+            .len(),
         2
     );
 }
@@ -152,7 +160,10 @@ async fn both_players_and_the_organizer_reporting_at_once_leave_one_consistent_r
     let service = service(&database).await;
     let run = started(&service, 2, 1).await;
     let organizer = account("org");
-    let run = service.pair(&organizer, &run.id, &[]).await.expect("paired");
+    let run = service
+        .pair(&organizer, &run.id, &[])
+        .await
+        .expect("paired");
     let played = run.stages[0].rounds[0].matches[0].clone();
     let (a, b) = (
         player_of(&run, &played.paired.players[0]),
@@ -217,10 +228,7 @@ async fn two_organizers_pairing_at_once_create_exactly_one_round(database: TestD
     for task in tasks {
         match task.await.expect("joined") {
             Ok(_) => paired += 1,
-            Err(err) => assert!(
-                err.to_string().contains("round 1 is not complete"),
-                "{err}"
-            ),
+            Err(err) => assert!(err.to_string().contains("round 1 is not complete"), "{err}"),
         }
     }
     assert_eq!(paired, 1);
@@ -315,10 +323,22 @@ async fn the_ownership_rule_decides_who_runs_the_event_and_who_reports(database:
     };
     use tonic::Code;
     // Only organizers pair: another account 403, anonymous 401, a read-only token 403.
-    assert_eq!(denied(service.pair(&account("p1"), &id, &[]).await), Code::PermissionDenied);
-    assert_eq!(denied(service.pair(&Caller::Anonymous, &id, &[]).await), Code::Unauthenticated);
-    assert_eq!(denied(service.pair(&read_only("org"), &id, &[]).await), Code::PermissionDenied);
-    let run = service.pair(&account("org"), &id, &[]).await.expect("the owner pairs");
+    assert_eq!(
+        denied(service.pair(&account("p1"), &id, &[]).await),
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        denied(service.pair(&Caller::Anonymous, &id, &[]).await),
+        Code::Unauthenticated
+    );
+    assert_eq!(
+        denied(service.pair(&read_only("org"), &id, &[]).await),
+        Code::PermissionDenied
+    );
+    let run = service
+        .pair(&account("org"), &id, &[])
+        .await
+        .expect("the owner pairs");
     // A player reports only their own match.
     let played = &run.stages[0].rounds[0].matches[0];
     let outsider = run.stages[0].rounds[0].matches[1].paired.players[0].clone();
@@ -335,14 +355,22 @@ async fn the_ownership_rule_decides_who_runs_the_event_and_who_reports(database:
     assert_eq!(
         denied(
             service
-                .change_registration(&player_of(&run, &outsider), &id, &mine, RegistrationChange::Drop)
+                .change_registration(
+                    &player_of(&run, &outsider),
+                    &id,
+                    &mine,
+                    RegistrationChange::Drop
+                )
                 .await
         ),
         Code::PermissionDenied
     );
     // Anyone reads; an unknown tournament is not found.
     service.get(&Caller::Anonymous, &id).await.expect("public");
-    assert_eq!(denied(service.get(&Caller::Anonymous, "t_nope").await), Code::NotFound);
+    assert_eq!(
+        denied(service.get(&Caller::Anonymous, "t_nope").await),
+        Code::NotFound
+    );
     assert_eq!(run.phase, Phase::Running);
 }
 
@@ -361,8 +389,14 @@ async fn the_live_events_come_once_in_order_and_resume_after_an_id(database: Tes
     for played in &run.stages[0].rounds[0].matches {
         let a = player_of(&run, &played.paired.players[0]);
         let b = player_of(&run, &played.paired.players[1]);
-        service.report(&a, &id, &played.paired.id, [2, 0]).await.expect("reported");
-        service.report(&b, &id, &played.paired.id, [2, 0]).await.expect("confirmed");
+        service
+            .report(&a, &id, &played.paired.id, [2, 0])
+            .await
+            .expect("reported");
+        service
+            .report(&b, &id, &played.paired.id, [2, 0])
+            .await
+            .expect("confirmed");
     }
     let mut seen = Vec::new();
     while seen.len() < 7 {
@@ -387,7 +421,18 @@ async fn the_live_events_come_once_in_order_and_resume_after_an_id(database: Tes
         ]
     );
     let seqs: Vec<u64> = seen.iter().map(|(seq, _)| *seq).collect();
-    assert_eq!(seqs, [from + 1, from + 2, from + 3, from + 3, from + 4, from + 5, from + 5]);
+    assert_eq!(
+        seqs,
+        [
+            from + 1,
+            from + 2,
+            from + 3,
+            from + 3,
+            from + 4,
+            from + 5,
+            from + 5
+        ]
+    );
     // Resuming after an id gives what came after it, and nothing before.
     let (sink, mut resumed) = tokio::sync::mpsc::channel(64);
     service

@@ -125,7 +125,12 @@ fn stage_record(game: Game, index: usize, stage: &StageInput) -> Result<StageRec
     let allow_early_cutoff = match given.remove("allow_early_cutoff") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(on)) => on,
-        Some(_) => return Err(bad(index, "setting `allow_early_cutoff` must be true or false")),
+        Some(_) => {
+            return Err(bad(
+                index,
+                "setting `allow_early_cutoff` must be true or false",
+            ));
+        }
     };
     for refused in ["format", "seed", "prior_stage", "early_cutoff"] {
         if given.contains_key(refused) {

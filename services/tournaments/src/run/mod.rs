@@ -302,7 +302,8 @@ impl Run {
         let stage_runs = stages
             .iter()
             .map(|record| {
-                let mut config = offline::read_stage_config(&record.config, &record.scoring).ok()?;
+                let mut config =
+                    offline::read_stage_config(&record.config, &record.scoring).ok()?;
                 config.seed = *seed;
                 config.prior_stage = None;
                 Some(StageRun {
@@ -366,7 +367,11 @@ impl Run {
         match fact {
             Fact::Created { .. } => {}
             Fact::OrganizerAdded { organizer } => {
-                if !self.organizers.iter().any(|o| o.account == organizer.account) {
+                if !self
+                    .organizers
+                    .iter()
+                    .any(|o| o.account == organizer.account)
+                {
                     self.organizers.push(organizer.clone());
                 }
             }
@@ -439,7 +444,12 @@ impl Run {
             Fact::Started => {
                 self.phase = Phase::Running;
                 self.registration_open = false;
-                let players = self.roster.pairable().iter().map(|r| r.id.clone()).collect();
+                let players = self
+                    .roster
+                    .pairable()
+                    .iter()
+                    .map(|r| r.id.clone())
+                    .collect();
                 if let Some(stage) = self.stages.first_mut() {
                     stage.state = StageState::Running;
                     stage.players = players;
@@ -457,8 +467,7 @@ impl Run {
                 };
                 let at = run.rounds.len();
                 for (index, paired) in matches.iter().enumerate() {
-                    self.matches
-                        .insert(paired.id.clone(), (*stage, at, index));
+                    self.matches.insert(paired.id.clone(), (*stage, at, index));
                 }
                 run.rounds.push(RoundRun {
                     number: *round,
@@ -488,8 +497,7 @@ impl Run {
                 };
                 let played = &mut self.stages[stage].rounds[round].matches[index];
                 let was_decided = played.result.as_ref().is_some_and(MatchResult::is_decided);
-                if let Ok(result) = result::report(played.result.as_ref(), reporter(*by), *games)
-                {
+                if let Ok(result) = result::report(played.result.as_ref(), reporter(*by), *games) {
                     if was_decided {
                         played.corrections += 1;
                     }
@@ -569,7 +577,10 @@ impl Run {
     }
 
     /// The registration of `account`, if it signed up.
-    pub fn registration_of(&self, account: &str) -> Option<&crate::domain::registration::Registration> {
+    pub fn registration_of(
+        &self,
+        account: &str,
+    ) -> Option<&crate::domain::registration::Registration> {
         self.roster
             .registrations
             .iter()
@@ -655,9 +666,8 @@ impl Run {
     /// A stage as the offline tool reads it: the event file and the stage config.
     pub fn export(&self, stage: usize) -> Result<(Value, Value), RunError> {
         let event = serde_json::to_value(self.stage_event(stage)?).unwrap_or_default();
-        let config =
-            serde_json::from_str(&offline::write_stage_config(&self.stage(stage)?.config))
-                .unwrap_or_default();
+        let config = serde_json::from_str(&offline::write_stage_config(&self.stage(stage)?.config))
+            .unwrap_or_default();
         Ok((event, config))
     }
 
@@ -715,7 +725,10 @@ impl Run {
         })
     }
 
-    fn next_pairings(&self, stage: usize) -> Result<Vec<crate::domain::next_round::Pairing>, RunError> {
+    fn next_pairings(
+        &self,
+        stage: usize,
+    ) -> Result<Vec<crate::domain::next_round::Pairing>, RunError> {
         let event = self.stage_event(stage)?;
         match next_round(&event, &self.stage(stage)?.config) {
             Ok(next) => Ok(next.pairings),
@@ -765,7 +778,9 @@ impl Run {
     fn check_late_entry(&self) -> Result<(), RunError> {
         let stage = self.stage(self.current_stage)?;
         let through = match &stage.config.settings {
-            StageSettings::Swiss(swiss) if self.current_stage == 0 => swiss.late_entry_through_round,
+            StageSettings::Swiss(swiss) if self.current_stage == 0 => {
+                swiss.late_entry_through_round
+            }
             _ => None,
         };
         match through {
@@ -794,7 +809,10 @@ impl Run {
         })
     }
 
-    fn known(&self, registration: &str) -> Result<&crate::domain::registration::Registration, RunError> {
+    fn known(
+        &self,
+        registration: &str,
+    ) -> Result<&crate::domain::registration::Registration, RunError> {
         self.roster
             .get(registration)
             .ok_or_else(|| RosterError::Unknown(registration.to_owned()).into())
@@ -941,8 +959,7 @@ impl Run {
             .into_iter()
             .enumerate()
             .map(|(at, pairing)| {
-                let players: Vec<String> =
-                    pairing.players.iter().map(|p| p.0.clone()).collect();
+                let players: Vec<String> = pairing.players.iter().map(|p| p.0.clone()).collect();
                 PairedMatch {
                     id: format!("s{}-r{round}-m{}", stage + 1, at + 1),
                     table: (!pairing.bye).then(|| tables.take(&players)),
@@ -998,7 +1015,9 @@ impl Run {
         };
         for pairing in pairings {
             if !(1..=2).contains(&pairing.len()) {
-                return Err(bad("a pairing is two registrations, or one for a bye".into()));
+                return Err(bad(
+                    "a pairing is two registrations, or one for a bye".into()
+                ));
             }
             for player in pairing {
                 if !in_stage.contains(player.as_str()) {
@@ -1044,7 +1063,12 @@ impl Run {
     }
 
     /// Records `by`'s report of `games` on match `match_id`.
-    pub fn report(&self, match_id: &str, by: ReportedBy, games: [u32; 2]) -> Result<Fact, RunError> {
+    pub fn report(
+        &self,
+        match_id: &str,
+        by: ReportedBy,
+        games: [u32; 2],
+    ) -> Result<Fact, RunError> {
         let (stage, round, played) = self
             .find_match(match_id)
             .ok_or_else(|| RunError::UnknownMatch(match_id.to_owned()))?;
@@ -1108,9 +1132,15 @@ impl Run {
         let (stage, round, _) = self
             .find_match(match_id)
             .ok_or_else(|| RunError::UnknownMatch(match_id.to_owned()))?;
-        let current = self.stage(self.current_stage)?.rounds.last().map(|r| r.number);
+        let current = self
+            .stage(self.current_stage)?
+            .rounds
+            .last()
+            .map(|r| r.number);
         if stage != self.current_stage || Some(round) != current {
-            return Err(RunError::WrongPhase("only a match of the current round gets extra time"));
+            return Err(RunError::WrongPhase(
+                "only a match of the current round gets extra time",
+            ));
         }
         if !(1..=120).contains(&minutes) {
             return Err(RunError::BadSettings {

@@ -83,7 +83,10 @@ fn finish_round(run: &mut Run, games: impl Fn(&str, &str) -> [u32; 2]) {
         };
         let score = games(a, b);
         apply(run.report(&played.paired.id, ReportedBy::First, score), run);
-        apply(run.report(&played.paired.id, ReportedBy::Second, score), run);
+        apply(
+            run.report(&played.paired.id, ReportedBy::Second, score),
+            run,
+        );
     }
 }
 
@@ -92,7 +95,11 @@ fn seed_of(id: &str) -> u32 {
 }
 
 fn better_seed_wins(a: &str, b: &str) -> [u32; 2] {
-    if seed_of(a) < seed_of(b) { [2, 0] } else { [0, 2] }
+    if seed_of(a) < seed_of(b) {
+        [2, 0]
+    } else {
+        [0, 2]
+    }
 }
 
 #[test]
@@ -103,7 +110,11 @@ fn every_stage_setting_is_filled_in_from_the_games_defaults() {
     assert_eq!(view["pairing_style"], json!("random_within_score_groups"));
     assert_eq!(view["bye_handling"], json!("full_points"));
     assert_eq!(view["round_minutes"], json!(50));
-    assert!(view["tiebreakers"].as_array().is_some_and(|t| !t.is_empty()));
+    assert!(
+        view["tiebreakers"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    );
     let top = create::settings_view(&run.stages[1].record);
     assert_eq!(top["seeding"], json!("prior_stage"));
     assert_eq!(top["third_place_match"], json!(false));
@@ -150,9 +161,21 @@ fn the_guides_worked_example_entered_by_hand_gives_its_tables() {
     let [ana, ben, cam, dee, eli] = [0, 1, 2, 3, 4].map(|at| ids[at].clone());
     apply(run.start(), &mut run);
     let rounds = [
-        vec![(vec![&ana, &ben], [2, 0]), (vec![&cam, &dee], [2, 1]), (vec![&eli], [0, 0])],
-        vec![(vec![&ana, &cam], [2, 1]), (vec![&eli, &ben], [2, 0]), (vec![&dee], [0, 0])],
-        vec![(vec![&ana, &dee], [1, 1]), (vec![&cam, &eli], [2, 0]), (vec![&ben], [0, 0])],
+        vec![
+            (vec![&ana, &ben], [2, 0]),
+            (vec![&cam, &dee], [2, 1]),
+            (vec![&eli], [0, 0]),
+        ],
+        vec![
+            (vec![&ana, &cam], [2, 1]),
+            (vec![&eli, &ben], [2, 0]),
+            (vec![&dee], [0, 0]),
+        ],
+        vec![
+            (vec![&ana, &dee], [1, 1]),
+            (vec![&cam, &eli], [2, 0]),
+            (vec![&ben], [0, 0]),
+        ],
     ];
     for round in rounds {
         let pairings: Vec<Vec<String>> = round
@@ -163,14 +186,17 @@ fn the_guides_worked_example_entered_by_hand_gives_its_tables() {
         let paired = run.stages[0].rounds.last().expect("paired").clone();
         for (played, (_, games)) in paired.matches.iter().zip(&round) {
             if !played.paired.bye {
-                apply(run.report(&played.paired.id, ReportedBy::Organizer, *games), &mut run);
+                apply(
+                    run.report(&played.paired.id, ReportedBy::Organizer, *games),
+                    &mut run,
+                );
             }
         }
     }
     let table = serde_json::to_value(run.standings(0).expect("standings")).expect("json");
-    let expected: Value = serde_json::from_str(
-        &kit::testing::shared::read("vectors/tournaments/worked-example.standings.json"),
-    )
+    let expected: Value = serde_json::from_str(&kit::testing::shared::read(
+        "vectors/tournaments/worked-example.standings.json",
+    ))
     .expect("vector");
     let names: std::collections::HashMap<String, &str> = ids
         .iter()
@@ -211,8 +237,18 @@ fn a_swiss_with_a_late_entrant_a_drop_and_byes_then_a_top_8_to_a_winner() {
     apply(run.drop_player("r3"), &mut run);
     apply(run.pair(), &mut run);
     let second = &run.stages[0].rounds[1];
-    assert!(second.matches.iter().any(|m| m.paired.players.contains(&late)));
-    assert!(!second.matches.iter().any(|m| m.paired.players.contains(&"r3".to_owned())));
+    assert!(
+        second
+            .matches
+            .iter()
+            .any(|m| m.paired.players.contains(&late))
+    );
+    assert!(
+        !second
+            .matches
+            .iter()
+            .any(|m| m.paired.players.contains(&"r3".to_owned()))
+    );
     // Reinstating after the next pairing is refused.
     assert!(matches!(run.reinstate("r3"), Err(RunError::Roster(_))));
     loop {
@@ -234,7 +270,9 @@ fn a_swiss_with_a_late_entrant_a_drop_and_byes_then_a_top_8_to_a_winner() {
         .map(|s| s.player.0.clone())
         .collect();
     match apply(run.advance(), &mut run) {
-        Fact::Advanced { players, to_stage, .. } => {
+        Fact::Advanced {
+            players, to_stage, ..
+        } => {
             assert_eq!(to_stage, 1);
             assert_eq!(players, top8);
         }
@@ -278,7 +316,11 @@ fn both_players_confirm_a_result_and_a_contradiction_is_disputed() {
     let id = run.stages[0].rounds[0].matches[0].paired.id.clone();
     apply(run.report(&id, ReportedBy::First, [2, 1]), &mut run);
     apply(run.report(&id, ReportedBy::Second, [1, 2]), &mut run);
-    let state = |run: &Run| run.find_match(&id).and_then(|(_, _, m)| m.result.clone()).map(|r| r.state);
+    let state = |run: &Run| {
+        run.find_match(&id)
+            .and_then(|(_, _, m)| m.result.clone())
+            .map(|r| r.state)
+    };
     assert_eq!(state(&run), Some(result::ResultState::Disputed));
     apply(run.report(&id, ReportedBy::Organizer, [2, 1]), &mut run);
     assert_eq!(state(&run), Some(result::ResultState::Final));
@@ -302,7 +344,11 @@ fn a_fixed_table_is_kept_and_the_other_matches_fill_the_rest() {
         .find(|m| m.paired.table == Some(2))
         .expect("table 2");
     assert!(at_two.paired.players.contains(&ids[5]));
-    let mut tables: Vec<u32> = round.matches.iter().filter_map(|m| m.paired.table).collect();
+    let mut tables: Vec<u32> = round
+        .matches
+        .iter()
+        .filter_map(|m| m.paired.table)
+        .collect();
     tables.sort_unstable();
     assert_eq!(tables, vec![1, 2, 3]);
 }
@@ -346,9 +392,15 @@ fn the_waitlist_moves_up_and_check_in_decides_who_is_paired() {
     .expect("created");
     let mut run = Run::new("t", &fact).expect("folds");
     let ids = register_all(&mut run, &["a", "b", "c", "d"]);
-    assert_eq!(run.roster.get(&ids[3]).map(|r| r.state), Some(RegistrationState::Waitlisted));
+    assert_eq!(
+        run.roster.get(&ids[3]).map(|r| r.state),
+        Some(RegistrationState::Waitlisted)
+    );
     apply(run.unregister(&ids[0]), &mut run);
-    assert_eq!(run.roster.get(&ids[3]).map(|r| r.state), Some(RegistrationState::Registered));
+    assert_eq!(
+        run.roster.get(&ids[3]).map(|r| r.state),
+        Some(RegistrationState::Registered)
+    );
     for id in &ids[1..3] {
         apply(run.check_in(id), &mut run);
     }

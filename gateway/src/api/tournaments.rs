@@ -1,0 +1,1312 @@
+//! `/api/v1/{game}/tournaments` and `/api/v1/tournaments/{id}`: tournaments created, listed,
+//! read, changed, started and advanced; registrations, rounds, timers, results, standings and
+//! a stage's export for the offline tool; and the live events of a tournament as Server-Sent
+//! Events, through `turnier.tournaments.v1.TournamentService` with the caller's token.
+//!
+//! Pairing, results, standings and who may do what are the service's: this module only turns
+//! JSON into requests and the answers back into JSON.
+
+// `ApiError` is what every handler answers with; it lives for one response.
+#![allow(clippy::result_large_err)]
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::{Path, Query, State};
+use axum::response::IntoResponse;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use futures::StreamExt as _;
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use proto::tournaments::v1 as pb;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value, json};
+use utoipa::OpenApi;
+
+use crate::ApiError;
+use crate::auth::Calls;
+use crate::state::AppState;
+
+/// The header an `EventSource` sends when it reconnects: the `id` of the last event it read.
+const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
+
+/// How often an open event stream looks whether the gateway is shutting down.
+const SHUTDOWN_POLL: Duration = Duration::from_secs(1);
+
+/// The tournaments' routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/{game}/tournaments", get(list).post(create))
+        .route(
+            "/api/v1/tournaments/{id}",
+            get(read).patch(change).post(act),
+        )
+        .route("/api/v1/tournaments/{id}/organizers", post(add_organizer))
+        .route(
+            "/api/v1/tournaments/{id}/registrations",
+            get(registrations).post(register),
+        )
+        .route(
+            "/api/v1/tournaments/{id}/registrations/{registration}",
+            delete(unregister)
+                .patch(fix_table)
+                .post(act_on_registration),
+        )
+        .route("/api/v1/tournaments/{id}/rounds", post(pair_round))
+        .route("/api/v1/tournaments/{id}/rounds/{number}", get(round))
+        .route(
+            "/api/v1/tournaments/{id}/matches/{match}",
+            post(act_on_match),
+        )
+        .route("/api/v1/tournaments/{id}/standings", get(standings))
+        .route("/api/v1/tournaments/{id}/stages/{stage}", get(export_stage))
+        .route("/api/v1/tournaments/{id}/events", get(events))
+}
+
+/// The tournaments' part of the OpenAPI document.
+#[derive(Debug, OpenApi)]
+#[openapi(
+    paths(list, create, read, change, act, add_organizer, registrations, register, unregister,
+          fix_table, act_on_registration, pair_round, round, act_on_match, standings,
+          export_stage, events),
+    components(schemas(CreateTournamentBody, StageBody, AdvancementRuleBody, SeedBody,
+                       ChangeTournamentBody, StagePatchBody, AddOrganizerBody, RegisterBody,
+                       FixTableBody, PairRoundBody, ManualPairingBody, ReportResultBody,
+                       ExtendMatchBody)),
+    tags((name = "tournaments", description = "Tournaments: stages, registration, rounds, results, standings and live events"))
+)]
+pub struct TournamentsDoc;
+
+/// The body of `POST /api/v1/{game}/tournaments`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreateTournamentBody {
+    name: String,
+    /// The stages, played in this order.
+    stages: Vec<StageBody>,
+    /// Who goes from one stage to the next, or out.
+    #[serde(default)]
+    advancement: Vec<AdvancementRuleBody>,
+    /// Absent: no cap (and no waitlist).
+    max_participants: Option<u32>,
+    /// Default false.
+    check_in: Option<bool>,
+    /// The seed of every draw; absent: random.
+    seed: Option<SeedBody>,
+    /// `better_seed` (default), `draw_lots` or `advance_whole_tie`.
+    cut_tiebreaker: Option<String>,
+}
+
+/// One stage of a new tournament.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StageBody {
+    /// `swiss`, `single_elimination`, `double_elimination` or `round_robin`.
+    format: String,
+    /// The settings given, in the offline tool's stage-config names; the rest take the game's
+    /// defaults.
+    #[schema(value_type = Option<Object>)]
+    settings: Option<Map<String, Value>>,
+}
+
+/// An advancement rule: `placements` or `points` of a stage's final standings, and what
+/// happens to those players.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AdvancementRuleBody {
+    /// The stage whose final standings the rule reads, from 1.
+    from_stage: u32,
+    /// `[from, to]`, both included, from 1; `null` is an open end.
+    #[schema(value_type = Option<Vec<Option<u32>>>)]
+    placements: Option<[Option<u32>; 2]>,
+    /// `[min, max]`, both included; `null` is an open end.
+    #[schema(value_type = Option<Vec<Option<f64>>>)]
+    points: Option<[Option<f64>; 2]>,
+    /// `advance` or `eliminate`.
+    action: String,
+    /// The stage players advance to, from 1; absent: the next one.
+    to_stage: Option<u32>,
+}
+
+/// A seed: a number, or its decimal text (JSON numbers above 2^53 lose digits in JavaScript).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum SeedBody {
+    /// The seed as a JSON number.
+    Number(u64),
+    /// The seed as decimal text.
+    Text(String),
+}
+
+/// The body of `PATCH /api/v1/tournaments/{id}`: any of its fields.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ChangeTournamentBody {
+    registration_open: Option<bool>,
+    /// What a stage may still change.
+    #[serde(default)]
+    stages: Vec<StagePatchBody>,
+}
+
+/// The settings of one stage that may change once it runs.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct StagePatchBody {
+    /// The stage, from 1.
+    stage: u32,
+    pairing_style: Option<String>,
+    prevent_repeat_matchups: Option<bool>,
+    round_minutes: Option<u32>,
+}
+
+/// The body of `POST /api/v1/tournaments/{id}/organizers`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddOrganizerBody {
+    username: String,
+}
+
+/// The body of `POST /api/v1/tournaments/{id}/registrations`: empty (the caller signs up) or
+/// a guest's name (organizers).
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RegisterBody {
+    display_name: Option<String>,
+}
+
+/// The body of `PATCH /api/v1/tournaments/{id}/registrations/{registration}`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FixTableBody {
+    /// The table the player always sits at; `null` frees it. Required.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>, required = true)]
+    fixed_table: Option<Option<u32>>,
+}
+
+/// The body of `POST /api/v1/tournaments/{id}/rounds`: empty (the engine pairs) or an
+/// organizer's own pairings (Swiss).
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PairRoundBody {
+    #[serde(default)]
+    pairings: Vec<ManualPairingBody>,
+}
+
+/// One table of an organizer's pairings.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManualPairingBody {
+    /// Two registration ids, or one for a bye.
+    players: Vec<String>,
+}
+
+/// The body of `:report`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportResultBody {
+    /// Games won by `players[0]` and `players[1]`.
+    games: Vec<u32>,
+}
+
+/// The body of `:extend`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExtendMatchBody {
+    minutes: u32,
+}
+
+/// The query of a round or of standings: which stage.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StageQuery {
+    /// From 1; absent or 0: the current stage.
+    stage: Option<u32>,
+}
+
+/// The query of the event stream.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventsQuery {
+    /// Resume after this event (what `Last-Event-ID` says on a reconnect, which wins).
+    after: Option<u64>,
+}
+
+/// Reads a key that must be present, `null` or not: `Some(None)` for `null`, and `None` (from
+/// `#[serde(default)]`) when the key is missing.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<u32>>, D::Error> {
+    Option::<u32>::deserialize(deserializer).map(Some)
+}
+
+/// Reads an optional JSON body: empty (or blank) is `T::default()`; `shape` names what the body
+/// should be in the error.
+fn optional_body<T>(body: &[u8], shape: &str) -> Result<T, ApiError>
+where
+    T: Default + serde::de::DeserializeOwned,
+{
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    json_body(body, shape)
+}
+
+/// Reads a JSON body; `shape` names what the body should be in the error.
+fn json_body<T: serde::de::DeserializeOwned>(body: &[u8], shape: &str) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|err| ApiError::invalid_argument(format!("the body is not `{shape}`: {err}")))
+}
+
+/// The last place of a placement range with no end: the wire has no "open" placement (its
+/// fields are not optional), and no stage has this many players, so it reads as "every
+/// placement from `from` on" in the service and is shown as `null` again.
+const OPEN_LAST_PLACE: u32 = u32::MAX;
+
+/// Turns the JSON rules of a new tournament into the request's; `at` counts from 0.
+fn advancement_rule(at: usize, rule: AdvancementRuleBody) -> Result<pb::AdvancementRule, ApiError> {
+    let condition = match (rule.placements, rule.points) {
+        (Some([from, to]), None) => {
+            pb::advancement_rule::Condition::Placements(pb::PlacementRange {
+                // Placements count from 1, so an open start is the first place.
+                from: from.unwrap_or(1),
+                to: to.unwrap_or(OPEN_LAST_PLACE),
+            })
+        }
+        (None, Some([min, max])) => {
+            pb::advancement_rule::Condition::Points(pb::PointsRange { min, max })
+        }
+        _ => {
+            return Err(ApiError::invalid_argument(format!(
+                "advancement rule {}: give either `placements` or `points`",
+                at + 1
+            ))
+            .with_details(json!({"field": "advancement"})));
+        }
+    };
+    Ok(pb::AdvancementRule {
+        from_stage: rule.from_stage,
+        condition: Some(condition),
+        action: rule.action,
+        to_stage: rule.to_stage,
+    })
+}
+
+/// Reads a seed given as a number or as its decimal text.
+fn seed(seed: SeedBody) -> Result<u64, ApiError> {
+    match seed {
+        SeedBody::Number(seed) => Ok(seed),
+        SeedBody::Text(text) => text.trim().parse().map_err(|_| {
+            ApiError::invalid_argument(format!(
+                "`seed` is a whole number from 0 to {}, not `{}`",
+                u64::MAX,
+                kit::status::quote(&text)
+            ))
+            .with_details(json!({"field": "seed"}))
+        }),
+    }
+}
+
+/// Reads a number in a path (a stage, a round): anything else names no resource.
+fn path_number(segment: &str, kind: &str) -> Result<u32, ApiError> {
+    segment.parse().map_err(|_| {
+        ApiError::not_found(format!(
+            "no {kind} `{}` (they are numbered from 1)",
+            kit::status::quote(segment)
+        ))
+    })
+}
+
+/// Returns where an event stream resumes: after the `Last-Event-ID` an `EventSource` sends
+/// when it reconnects, else after the `after` query (the first connection's), else from the
+/// start.
+fn resume_point(last_event_id: Option<&HeaderValue>, after: Option<u64>) -> Result<u64, ApiError> {
+    let Some(header) = last_event_id else {
+        return Ok(after.unwrap_or(0));
+    };
+    header
+        .to_str()
+        .ok()
+        .map(str::trim)
+        .and_then(|id| id.parse().ok())
+        .ok_or_else(|| {
+            ApiError::invalid_argument("`Last-Event-ID` is not the number of an event")
+                .with_details(json!({"field": "Last-Event-ID"}))
+        })
+}
+
+/// Parses a JSON text the service wrote (settings, an export, an event's data) to embed it;
+/// text that does not parse is a service bug, shown as `null` and logged.
+fn embedded(text: &str) -> Value {
+    if text.is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_str(text).unwrap_or_else(|err| {
+        tracing::warn!(error = %err, "the tournaments service sent JSON that does not parse");
+        Value::Null
+    })
+}
+
+/// Writes an advancement rule as the API shows it, in the shape it is created with.
+fn rule_json(rule: &pb::AdvancementRule) -> Value {
+    let mut out = Map::new();
+    out.insert("fromStage".into(), json!(rule.from_stage));
+    match &rule.condition {
+        Some(pb::advancement_rule::Condition::Placements(range)) => {
+            let to = (range.to != OPEN_LAST_PLACE).then_some(range.to);
+            out.insert("placements".into(), json!([range.from, to]));
+        }
+        Some(pb::advancement_rule::Condition::Points(range)) => {
+            out.insert("points".into(), json!([range.min, range.max]));
+        }
+        None => {}
+    }
+    out.insert("action".into(), json!(rule.action));
+    if let Some(to_stage) = rule.to_stage {
+        out.insert("toStage".into(), json!(to_stage));
+    }
+    Value::Object(out)
+}
+
+/// Writes a tournament as the API shows it.
+fn tournament_json(tournament: &pb::Tournament) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(tournament.id));
+    out.insert(
+        "game".into(),
+        json!(proto::game::from_wire(tournament.game).map(proto::game::Game::name)),
+    );
+    out.insert("name".into(), json!(tournament.name));
+    out.insert("state".into(), json!(tournament.state));
+    out.insert(
+        "organizers".into(),
+        tournament
+            .organizers
+            .iter()
+            .map(|organizer| json!({"account": organizer.account, "username": organizer.username}))
+            .collect(),
+    );
+    out.insert(
+        "stages".into(),
+        tournament
+            .stages
+            .iter()
+            .map(|stage| {
+                json!({
+                    "number": stage.number,
+                    "format": stage.format,
+                    "settings": embedded(&stage.settings_json),
+                    "state": stage.state,
+                    "rounds": stage.rounds,
+                })
+            })
+            .collect(),
+    );
+    out.insert("currentStage".into(), json!(tournament.current_stage));
+    out.insert("currentRound".into(), json!(tournament.current_round));
+    if let Some(max) = tournament.max_participants {
+        out.insert("maxParticipants".into(), json!(max));
+    }
+    out.insert("checkIn".into(), json!(tournament.check_in));
+    out.insert(
+        "registrationOpen".into(),
+        json!(tournament.registration_open),
+    );
+    // A string, as proto3's JSON writes a uint64: JavaScript numbers stop at 2^53.
+    out.insert("seed".into(), json!(tournament.seed.to_string()));
+    out.insert("placements".into(), json!(tournament.placements));
+    out.insert("registered".into(), json!(tournament.registered));
+    out.insert("waitlisted".into(), json!(tournament.waitlisted));
+    out.insert("cutTiebreaker".into(), json!(tournament.cut_tiebreaker));
+    out.insert(
+        "advancement".into(),
+        tournament.advancement.iter().map(rule_json).collect(),
+    );
+    out.insert(
+        "createTime".into(),
+        super::rfc3339(tournament.create_time.as_ref()),
+    );
+    out.insert("seq".into(), json!(tournament.seq));
+    Value::Object(out)
+}
+
+/// Writes a registration as the API shows it.
+fn registration_json(registration: &pb::Registration) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(registration.id));
+    out.insert("displayName".into(), json!(registration.display_name));
+    if let Some(account) = &registration.account {
+        out.insert("account".into(), json!(account));
+    }
+    out.insert("state".into(), json!(registration.state));
+    if let Some(table) = registration.fixed_table {
+        out.insert("fixedTable".into(), json!(table));
+    }
+    Value::Object(out)
+}
+
+/// Writes a match as the API shows it.
+fn match_json(game: &pb::Match) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(game.id));
+    out.insert("stage".into(), json!(game.stage));
+    out.insert("round".into(), json!(game.round));
+    if let Some(table) = game.table {
+        out.insert("table".into(), json!(table));
+    }
+    out.insert("players".into(), json!(game.players));
+    if game.bye {
+        out.insert("bye".into(), json!(true));
+    }
+    if let Some(label) = &game.label {
+        out.insert("label".into(), json!(label));
+    }
+    if let Some(result) = &game.result {
+        out.insert(
+            "result".into(),
+            json!({
+                "games": result.games,
+                "state": result.state,
+                "corrections": result.corrections,
+            }),
+        );
+    }
+    if let Some(left) = game.time_left_ms {
+        out.insert("timeLeftMs".into(), json!(left));
+    }
+    Value::Object(out)
+}
+
+/// Writes a round as the API shows it.
+fn round_json(round: &pb::Round) -> Value {
+    let timer = round.timer.unwrap_or_default();
+    json!({
+        "stage": round.stage,
+        "number": round.number,
+        "matches": round.matches.iter().map(match_json).collect::<Vec<_>>(),
+        "lateLosses": round.late_losses,
+        "manual": round.manual,
+        "timer": {
+            "minutes": timer.minutes,
+            "started": timer.started,
+            "running": timer.running,
+            "timeLeftMs": timer.time_left_ms,
+        },
+    })
+}
+
+/// Writes one line of the standings as the API shows it.
+fn standing_json(standing: &pb::Standing) -> Value {
+    // In the stage's order: the map keeps insertion order (serde_json's `preserve_order`).
+    let tiebreakers: Map<String, Value> = standing
+        .tiebreakers
+        .iter()
+        .map(|tiebreaker| (tiebreaker.name.clone(), json!(tiebreaker.value)))
+        .collect();
+    json!({
+        "rank": standing.rank,
+        "player": standing.player,
+        "displayName": standing.display_name,
+        "points": standing.points,
+        "record": standing.record,
+        "tiebreakers": tiebreakers,
+        "matchWinPercentage": standing.match_win_percentage,
+        "dropped": standing.dropped,
+    })
+}
+
+fn tournament_answer(response: &pb::TournamentResponse) -> Value {
+    json!({"tournament": response.tournament.as_ref().map_or(Value::Null, tournament_json)})
+}
+
+fn registration_answer(response: &pb::RegistrationResponse) -> Value {
+    json!({"registration": response.registration.as_ref().map_or(Value::Null, registration_json)})
+}
+
+fn round_answer(response: &pb::RoundResponse) -> Value {
+    json!({"round": response.round.as_ref().map_or(Value::Null, round_json)})
+}
+
+/// Turns one of the service's events into a Server-Sent Event: its `seq` is the `id` an
+/// `EventSource` resumes from, its kind the `event` a listener subscribes to.
+fn sse_event(event: &pb::TournamentEvent) -> Event {
+    let mut sse = Event::default().id(event.seq.to_string());
+    // A kind with a line break would end the field early (axum panics on it); the service's
+    // kinds are words, so this only guards against a bug there.
+    if !event.kind.is_empty() && !event.kind.contains(['\r', '\n']) {
+        sse = sse.event(&event.kind);
+    }
+    sse.data(&event.data_json)
+}
+
+/// Resolves once the gateway has begun shutting down.
+///
+/// An event stream has no end of its own, and a graceful shutdown waits for every response to
+/// end: the stream ends here instead, and the client's `EventSource` reconnects (to another
+/// pod) with `Last-Event-ID`, losing nothing. The state only has a flag, so it is polled.
+async fn shutting_down(state: AppState) {
+    let mut every = tokio::time::interval(SHUTDOWN_POLL);
+    loop {
+        every.tick().await;
+        if state.is_shutting_down() {
+            return;
+        }
+    }
+}
+
+/// Lists a game's tournaments, the newest first.
+#[utoipa::path(get, path = "/api/v1/{game}/tournaments", tag = "tournaments",
+    params(("game" = String, Path, description = "lor, pokemon or riftbound")),
+    responses((status = 200, description = "`{\"tournaments\": [tournament]}`"),
+              (status = 404, description = "`unknown_game`", body = crate::ErrorBody)))]
+async fn list(calls: Calls, Path(game_name): Path<String>) -> Result<Json<Value>, ApiError> {
+    let game = super::game(&game_name)?;
+    let response = calls
+        .tournaments()?
+        .list_tournaments(pb::ListTournamentsRequest {
+            game: proto::game::to_wire(game),
+        })
+        .await?;
+    Ok(Json(json!({
+        "tournaments": response.tournaments.iter().map(tournament_json).collect::<Vec<_>>(),
+    })))
+}
+
+/// Creates a tournament; the caller organizes it.
+#[utoipa::path(post, path = "/api/v1/{game}/tournaments", tag = "tournaments", request_body = CreateTournamentBody,
+    security(("bearer" = [])),
+    params(("game" = String, Path, description = "lor, pokemon or riftbound")),
+    responses((status = 201, description = "`{\"tournament\"}`"),
+              (status = 400, description = "`invalid_argument` naming the field", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: the token may not write", body = crate::ErrorBody)))]
+async fn create(
+    calls: Calls,
+    Path(game_name): Path<String>,
+    Json(body): Json<CreateTournamentBody>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let game = super::game(&game_name)?;
+    let advancement = body
+        .advancement
+        .into_iter()
+        .enumerate()
+        .map(|(at, rule)| advancement_rule(at, rule))
+        .collect::<Result<_, _>>()?;
+    let response = calls
+        .tournaments()?
+        .create_tournament(pb::CreateTournamentRequest {
+            game: proto::game::to_wire(game),
+            name: body.name,
+            stages: body
+                .stages
+                .into_iter()
+                .map(|stage| pb::StageInput {
+                    format: stage.format,
+                    settings_json: stage
+                        .settings
+                        .map(|settings| Value::Object(settings).to_string()),
+                })
+                .collect(),
+            advancement,
+            max_participants: body.max_participants,
+            check_in: body.check_in.unwrap_or(false),
+            seed: body.seed.map(seed).transpose()?,
+            cut_tiebreaker: body.cut_tiebreaker,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(tournament_answer(&response))))
+}
+
+/// A tournament.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, description = "`{\"tournament\"}`"),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn read(calls: Calls, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .get_tournament(pb::GetTournamentRequest { id })
+        .await?;
+    Ok(Json(tournament_answer(&response)))
+}
+
+/// Organizers: opens or closes registration, or changes what a stage may still change.
+#[utoipa::path(patch, path = "/api/v1/tournaments/{id}", tag = "tournaments", request_body = ChangeTournamentBody,
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, description = "`{\"tournament\"}`"),
+              (status = 400, description = "`invalid_argument`", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn change(
+    calls: Calls,
+    Path(id): Path<String>,
+    Json(body): Json<ChangeTournamentBody>,
+) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .update_tournament(pb::UpdateTournamentRequest {
+            id,
+            registration_open: body.registration_open,
+            stages: body
+                .stages
+                .into_iter()
+                .map(|stage| pb::StageSettingsPatch {
+                    stage: stage.stage,
+                    pairing_style: stage.pairing_style,
+                    prevent_repeat_matchups: stage.prevent_repeat_matchups,
+                    round_minutes: stage.round_minutes,
+                })
+                .collect(),
+        })
+        .await?;
+    Ok(Json(tournament_answer(&response)))
+}
+
+/// Organizers: `:start` (the first stage, with the players then in it), `:advance` (the
+/// complete stage's advancement rules, then the next stage or the final placements),
+/// `:startTimer` (starts or resumes the current round's timer) and `:pauseTimer`.
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}:{action}", tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("action" = String, Path, description = "`start`, `advance`, `startTimer` or `pauseTimer`")),
+    responses((status = 200, description = "`{\"tournament\"}` (`:start`, `:advance`) or `{\"round\"}` (`:startTimer`, `:pauseTimer`)"),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody),
+              (status = 409, description = "`failed_precondition`: not now (the stage is not complete, no round runs…)", body = crate::ErrorBody)))]
+async fn act(calls: Calls, Path(target): Path<String>) -> Result<Json<Value>, ApiError> {
+    let (id, action) = super::custom_method(
+        &target,
+        "tournament",
+        &["start", "advance", "startTimer", "pauseTimer"],
+    )?;
+    let tournaments = calls.tournaments()?;
+    let answer = match action {
+        "start" => tournament_answer(
+            &tournaments
+                .start_tournament(pb::GetTournamentRequest { id })
+                .await?,
+        ),
+        "advance" => tournament_answer(
+            &tournaments
+                .advance_tournament(pb::GetTournamentRequest { id })
+                .await?,
+        ),
+        // `startTimer` and `pauseTimer`, the methods left.
+        _ => {
+            let action = if action == "startTimer" {
+                pb::control_timer_request::Action::Start(true)
+            } else {
+                pb::control_timer_request::Action::Pause(true)
+            };
+            round_answer(
+                &tournaments
+                    .control_timer(pb::ControlTimerRequest {
+                        id,
+                        action: Some(action),
+                    })
+                    .await?,
+            )
+        }
+    };
+    Ok(Json(answer))
+}
+
+/// Organizers: adds a co-organizer by username.
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/organizers", tag = "tournaments", request_body = AddOrganizerBody,
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 201, description = "`{\"tournament\"}`"),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`: no such tournament or user", body = crate::ErrorBody)))]
+async fn add_organizer(
+    calls: Calls,
+    Path(id): Path<String>,
+    Json(body): Json<AddOrganizerBody>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let response = calls
+        .tournaments()?
+        .add_organizer(pb::AddOrganizerRequest {
+            id,
+            username: body.username,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(tournament_answer(&response))))
+}
+
+/// The registrations, in sign-up order.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/registrations", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, description = "`{\"registrations\": [registration]}`"),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn registrations(calls: Calls, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .list_registrations(pb::GetTournamentRequest { id })
+        .await?;
+    Ok(Json(json!({
+        "registrations": response.registrations.iter().map(registration_json).collect::<Vec<_>>(),
+    })))
+}
+
+/// Signs up the caller (no body, or `{}`), or, for organizers, a guest by name.
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/registrations", tag = "tournaments",
+    request_body(content = Option<RegisterBody>, description = "empty: the caller; `{\"displayName\"}`: a guest"),
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 201, description = "`{\"registration\"}`: registered, or waitlisted when full"),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: a guest, and not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody),
+              (status = 409, description = "`already_exists` or `failed_precondition`: registration is closed", body = crate::ErrorBody)))]
+async fn register(
+    calls: Calls,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let body: RegisterBody = optional_body(&body, "{\"displayName\"?}")?;
+    let response = calls
+        .tournaments()?
+        .register(pb::RegisterRequest {
+            id,
+            display_name: body.display_name,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(registration_answer(&response))))
+}
+
+/// Unregisters a player (themselves, or anyone for organizers).
+#[utoipa::path(delete, path = "/api/v1/tournaments/{id}/registrations/{registration}", tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("registration" = String, Path, description = "The registration's id")),
+    responses((status = 200, description = "`{\"registration\"}`"),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn unregister(
+    calls: Calls,
+    Path((id, registration)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    change_registration(
+        &calls,
+        id,
+        registration,
+        pb::change_registration_request::Change::Unregister(true),
+    )
+    .await
+}
+
+/// Organizers: seats a player at a fixed table every round, or frees it (`null`).
+#[utoipa::path(patch, path = "/api/v1/tournaments/{id}/registrations/{registration}", tag = "tournaments", request_body = FixTableBody,
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("registration" = String, Path, description = "The registration's id")),
+    responses((status = 200, description = "`{\"registration\"}`"),
+              (status = 400, description = "`invalid_argument`", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn fix_table(
+    calls: Calls,
+    Path((id, registration)): Path<(String, String)>,
+    Json(body): Json<FixTableBody>,
+) -> Result<Json<Value>, ApiError> {
+    let Some(table) = body.fixed_table else {
+        return Err(ApiError::invalid_argument(
+            "give `fixedTable`: a table number, or null to free it",
+        )
+        .with_details(json!({"field": "fixedTable"})));
+    };
+    // 0 frees the table on the wire.
+    let change = pb::change_registration_request::Change::FixedTable(table.unwrap_or(0));
+    change_registration(&calls, id, registration, change).await
+}
+
+/// `:drop` (leaves a running event), `:checkIn` and `:reinstate` (organizers: undoes a drop).
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/registrations/{registration}:{action}", tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("registration" = String, Path, description = "The registration's id"),
+           ("action" = String, Path, description = "`drop`, `checkIn` or `reinstate`")),
+    responses((status = 200, description = "`{\"registration\"}`"),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody),
+              (status = 409, description = "`failed_precondition`: not now", body = crate::ErrorBody)))]
+async fn act_on_registration(
+    calls: Calls,
+    Path((id, target)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let (registration, action) =
+        super::custom_method(&target, "registration", &["drop", "checkIn", "reinstate"])?;
+    let change = match action {
+        "drop" => pb::change_registration_request::Change::Drop(true),
+        "checkIn" => pb::change_registration_request::Change::CheckIn(true),
+        // `reinstate`, the one method left.
+        _ => pb::change_registration_request::Change::Reinstate(true),
+    };
+    change_registration(&calls, id, registration, change).await
+}
+
+/// Sends one change of a registration and answers `{"registration"}`.
+async fn change_registration(
+    calls: &Calls,
+    id: String,
+    registration: String,
+    change: pb::change_registration_request::Change,
+) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .change_registration(pb::ChangeRegistrationRequest {
+            id,
+            registration,
+            change: Some(change),
+        })
+        .await?;
+    Ok(Json(registration_answer(&response)))
+}
+
+/// Organizers: pairs the next round of the current stage with the engine (no body, or `{}`),
+/// or records their own pairings (Swiss).
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/rounds", tag = "tournaments",
+    request_body(content = Option<PairRoundBody>, description = "empty: the engine pairs; `{\"pairings\": [{\"players\": [id, id?]}]}`: your own"),
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 201, description = "`{\"round\"}`"),
+              (status = 400, description = "`invalid_argument`: pairings that miss or repeat a player", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody),
+              (status = 409, description = "`failed_precondition`: the round before is not over", body = crate::ErrorBody)))]
+async fn pair_round(
+    calls: Calls,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let body: PairRoundBody = optional_body(&body, "{\"pairings\"?}")?;
+    let response = calls
+        .tournaments()?
+        .pair_round(pb::PairRoundRequest {
+            id,
+            pairings: body
+                .pairings
+                .into_iter()
+                .map(|pairing| pb::ManualPairing {
+                    players: pairing.players,
+                })
+                .collect(),
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(round_answer(&response))))
+}
+
+/// A round with its results and time left.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/rounds/{number}", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("number" = u32, Path, description = "The round, from 1"),
+           ("stage" = Option<u32>, Query, description = "The stage, from 1; absent: the current one")),
+    responses((status = 200, description = "`{\"round\"}`"),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn round(
+    calls: Calls,
+    Path((id, number)): Path<(String, String)>,
+    Query(query): Query<StageQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let number = path_number(&number, "round")?;
+    let response = calls
+        .tournaments()?
+        .get_round(pb::GetRoundRequest {
+            id,
+            stage: query.stage.unwrap_or(0),
+            number,
+        })
+        .await?;
+    Ok(Json(round_answer(&response)))
+}
+
+/// `:report` (a player reports their match and the opponent confirms; an organizer enters or
+/// corrects a result) and `:extend` (organizers: more time for one match of the current round).
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/matches/{match}:{action}", tag = "tournaments",
+    request_body(content = ReportResultBody, description = "`:report`: `{\"games\": [a, b]}`; `:extend`: `{\"minutes\"}` (`ExtendMatchBody`)"),
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("match" = String, Path, description = "The match's id"),
+           ("action" = String, Path, description = "`report` or `extend`")),
+    responses((status = 200, description = "`{\"match\"}` (`:report`) or `{\"round\"}` (`:extend`)"),
+              (status = 400, description = "`invalid_argument`", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: not a player of the match or an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody),
+              (status = 409, description = "`failed_precondition`: not now", body = crate::ErrorBody)))]
+async fn act_on_match(
+    calls: Calls,
+    Path((id, target)): Path<(String, String)>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let (match_id, action) = super::custom_method(&target, "match", &["report", "extend"])?;
+    let tournaments = calls.tournaments()?;
+    match action {
+        "report" => {
+            let body: ReportResultBody = json_body(&body, "{\"games\": [a, b]}")?;
+            let response = tournaments
+                .report_result(pb::ReportResultRequest {
+                    id,
+                    match_id,
+                    games: body.games,
+                })
+                .await?;
+            Ok(Json(
+                json!({"match": response.r#match.as_ref().map_or(Value::Null, match_json)}),
+            ))
+        }
+        // `extend`, the one method left.
+        _ => {
+            let body: ExtendMatchBody = json_body(&body, "{\"minutes\"}")?;
+            let response = tournaments
+                .control_timer(pb::ControlTimerRequest {
+                    id,
+                    action: Some(pb::control_timer_request::Action::Extend(pb::ExtendMatch {
+                        match_id,
+                        minutes: body.minutes,
+                    })),
+                })
+                .await?;
+            Ok(Json(round_answer(&response)))
+        }
+    }
+}
+
+/// A stage's standings, from the results so far.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/standings", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("stage" = Option<u32>, Query, description = "The stage, from 1; absent: the current one")),
+    responses((status = 200, description = "`{\"stage\", \"standings\": [{\"rank\", \"player\", \"displayName\", \"points\", \"record\": [wins, losses, draws], \"tiebreakers\": {name: value}, \"matchWinPercentage\", \"dropped\"}]}`, tiebreakers in the stage's order"),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn standings(
+    calls: Calls,
+    Path(id): Path<String>,
+    Query(query): Query<StageQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .get_standings(pb::GetStandingsRequest {
+            id,
+            stage: query.stage.unwrap_or(0),
+        })
+        .await?;
+    Ok(Json(json!({
+        "stage": response.stage,
+        "standings": response.standings.iter().map(standing_json).collect::<Vec<_>>(),
+    })))
+}
+
+/// A stage as the offline tool reads it: its event file and its stage config.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/stages/{stage}:export", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("stage" = u32, Path, description = "The stage, from 1")),
+    responses((status = 200, description = "`{\"event\", \"stage\"}`: the offline tool's event file and stage config"),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn export_stage(
+    calls: Calls,
+    Path((id, target)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    // A stage has no representation of its own (the tournament shows it): only its export.
+    if !target.contains(':') {
+        return Err(ApiError::not_found(format!(
+            "a stage is read with its tournament; GET `/api/v1/tournaments/{}/stages/{}:export` for its export",
+            kit::status::quote(&id),
+            kit::status::quote(&target)
+        )));
+    }
+    let (stage, _export) = super::custom_method(&target, "stage", &["export"])?;
+    let stage = path_number(&stage, "stage")?;
+    let response = calls
+        .tournaments()?
+        .export_stage(pb::ExportStageRequest { id, stage })
+        .await?;
+    Ok(Json(json!({
+        "event": embedded(&response.event_json),
+        "stage": embedded(&response.stage_json),
+    })))
+}
+
+/// What happens in a tournament, as Server-Sent Events: each event's `id` is its number, its
+/// `event` its kind (`pairings_published`, `result_reported`, …) and its `data` a JSON object.
+/// A reconnecting `EventSource` resumes after the `Last-Event-ID` it sends.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/events", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("after" = Option<u64>, Query, description = "Resume after this event's number (a `Last-Event-ID` header wins); absent: from the start"),
+           ("Last-Event-ID" = Option<u64>, Header, description = "Resume after this event's number, as an `EventSource` sends it on reconnecting")),
+    responses((status = 200, description = "`text/event-stream`, until the client or the gateway closes it", content_type = "text/event-stream"),
+              (status = 400, description = "`invalid_argument`: a `Last-Event-ID` that is not a number", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn events(
+    State(state): State<AppState>,
+    calls: Calls,
+    Path(id): Path<String>,
+    Query(query): Query<EventsQuery>,
+    headers: HeaderMap,
+) -> Result<impl IntoResponse, ApiError> {
+    let after_seq = resume_point(headers.get(LAST_EVENT_ID), query.after)?;
+    // The call returns once the service has accepted the watch (an unknown tournament fails
+    // here, as a normal error response); the events follow on the stream. The gateway's
+    // request timeout (`layers::apply`, tower-http's `TimeoutLayer`) bounds only the time to
+    // the response head, which is this call, never the body: the stream needs no exemption
+    // from it. The body limit reads only request bodies, and the rate limit counts the stream
+    // as one request.
+    let stream = calls
+        .tournaments()?
+        .watch_tournament(pb::WatchTournamentRequest { id, after_seq })
+        .await?;
+    let events = futures::stream::unfold(stream, |mut stream| async move {
+        match stream.message().await {
+            Ok(Some(event)) => Some((Ok::<_, Infallible>(sse_event(&event)), stream)),
+            Ok(None) => None,
+            // The client reconnects with `Last-Event-ID` and resumes where it stopped.
+            Err(status) => {
+                tracing::info!(code = ?status.code(), "the tournament's event stream broke off");
+                None
+            }
+        }
+    })
+    .take_until(shutting_down(state));
+    Ok((
+        // Proxies that buffer responses (nginx, as the ingress) would hold events back.
+        [(HeaderName::from_static("x-accel-buffering"), "no")],
+        // A comment line every 15 s keeps idle proxies and load balancers from closing it.
+        Sse::new(events).keep_alive(KeepAlive::default()),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(body: Value) -> Result<pb::AdvancementRule, ApiError> {
+        advancement_rule(0, serde_json::from_value(body).expect("a rule body"))
+    }
+
+    #[test]
+    fn a_placement_rule_becomes_a_range_with_its_open_ends_filled_in() {
+        let top8 = rule(json!({"fromStage": 1, "placements": [1, 8], "action": "advance"}))
+            .expect("a rule");
+        assert_eq!(
+            top8.condition,
+            Some(pb::advancement_rule::Condition::Placements(
+                pb::PlacementRange { from: 1, to: 8 }
+            ))
+        );
+        assert_eq!(top8.to_stage, None);
+        let rest = rule(json!({"fromStage": 1, "placements": [9, null], "action": "eliminate"}))
+            .expect("a rule");
+        assert_eq!(
+            rest.condition,
+            Some(pb::advancement_rule::Condition::Placements(
+                pb::PlacementRange {
+                    from: 9,
+                    to: OPEN_LAST_PLACE
+                }
+            ))
+        );
+        assert_eq!(
+            rule_json(&rest),
+            json!({"fromStage": 1, "placements": [9, null], "action": "eliminate"})
+        );
+    }
+
+    #[test]
+    fn a_points_rule_keeps_its_open_ends_and_its_target_stage() {
+        let body =
+            json!({"fromStage": 2, "points": [null, 6.5], "action": "advance", "toStage": 4});
+        let wire = rule(body.clone()).expect("a rule");
+        assert_eq!(
+            wire.condition,
+            Some(pb::advancement_rule::Condition::Points(pb::PointsRange {
+                min: None,
+                max: Some(6.5)
+            }))
+        );
+        assert_eq!(wire.to_stage, Some(4));
+        assert_eq!(rule_json(&wire), body);
+    }
+
+    #[test]
+    fn a_rule_with_both_conditions_or_neither_is_refused() {
+        let both = rule(
+            json!({"fromStage": 1, "placements": [1, 4], "points": [3, null], "action": "advance"}),
+        )
+        .expect_err("both");
+        assert_eq!(both.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            both.message(),
+            "advancement rule 1: give either `placements` or `points`"
+        );
+        assert!(rule(json!({"fromStage": 1, "action": "advance"})).is_err());
+        assert!(
+            serde_json::from_value::<AdvancementRuleBody>(
+                json!({"fromStage": 1, "placements": [1, 2, 3], "action": "advance"})
+            )
+            .is_err(),
+            "a range has two ends"
+        );
+    }
+
+    #[test]
+    fn a_seed_is_read_from_a_number_or_its_text() {
+        let body = |seed: Value| -> CreateTournamentBody {
+            serde_json::from_value(json!({"name": "Cup", "stages": [], "seed": seed}))
+                .expect("a body")
+        };
+        assert_eq!(
+            body(json!(42)).seed.map(seed).transpose().ok(),
+            Some(Some(42))
+        );
+        assert_eq!(
+            body(json!("18446744073709551615"))
+                .seed
+                .map(seed)
+                .transpose()
+                .ok(),
+            Some(Some(u64::MAX))
+        );
+        let refused = body(json!("soon"))
+            .seed
+            .map(seed)
+            .transpose()
+            .expect_err("text");
+        assert_eq!(refused.details(), Some(&json!({"field": "seed"})));
+    }
+
+    #[test]
+    fn unknown_fields_of_a_new_tournament_are_refused() {
+        assert!(
+            serde_json::from_value::<CreateTournamentBody>(
+                json!({"name": "Cup", "stages": [], "rounds": 5})
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn a_fixed_table_must_be_given_and_null_frees_it() {
+        let read = |body: Value| {
+            serde_json::from_value::<FixTableBody>(body)
+                .expect("a body")
+                .fixed_table
+        };
+        assert_eq!(read(json!({"fixedTable": 3})), Some(Some(3)));
+        assert_eq!(read(json!({"fixedTable": null})), Some(None));
+        assert_eq!(read(json!({})), None);
+    }
+
+    #[test]
+    fn an_event_stream_resumes_after_last_event_id_then_after_then_from_the_start() {
+        let header = HeaderValue::from_static("17");
+        assert_eq!(resume_point(Some(&header), Some(3)).ok(), Some(17));
+        assert_eq!(resume_point(None, Some(3)).ok(), Some(3));
+        assert_eq!(resume_point(None, None).ok(), Some(0));
+        let bad = HeaderValue::from_static("seventeen");
+        assert_eq!(
+            resume_point(Some(&bad), None)
+                .expect_err("not a number")
+                .status(),
+            StatusCode::BAD_REQUEST
+        );
+    }
+
+    /// The bytes an SSE response writes for `events`.
+    fn written(events: Vec<pb::TournamentEvent>) -> String {
+        let stream = futures::stream::iter(
+            events
+                .iter()
+                .map(sse_event)
+                .map(Ok::<_, Infallible>)
+                .collect::<Vec<_>>(),
+        );
+        let body = Sse::new(stream).into_response().into_body();
+        let bytes = futures::executor::block_on(axum::body::to_bytes(body, usize::MAX))
+            .expect("an in-memory body");
+        String::from_utf8(bytes.to_vec()).expect("text")
+    }
+
+    #[test]
+    fn an_event_is_sent_with_its_seq_as_id_and_its_kind_as_event() {
+        let event = |seq, kind: &str| pb::TournamentEvent {
+            seq,
+            kind: kind.into(),
+            data_json: r#"{"round":1}"#.into(),
+        };
+        assert_eq!(
+            written(vec![event(7, "pairings_published"), event(8, "bad\nkind")]),
+            "id: 7\nevent: pairings_published\ndata: {\"round\":1}\n\n\
+             id: 8\ndata: {\"round\":1}\n\n"
+        );
+    }
+
+    #[test]
+    fn a_standing_lists_its_tiebreakers_in_the_stage_order() {
+        let standing = pb::Standing {
+            rank: 1,
+            player: "reg_1".into(),
+            points: 9.0,
+            record: vec![3, 0, 0],
+            tiebreakers: [
+                "opponent_match_win_percentage",
+                "game_win_percentage",
+                "buchholz",
+            ]
+            .into_iter()
+            .zip([0.5, 0.75, 4.0])
+            .map(|(name, value)| pb::Tiebreaker {
+                name: name.into(),
+                value,
+            })
+            .collect(),
+            match_win_percentage: 1.0,
+            display_name: "Ana".into(),
+            dropped: false,
+        };
+        let written = standing_json(&standing).to_string();
+        assert!(
+            written.contains(
+                r#""tiebreakers":{"opponent_match_win_percentage":0.5,"game_win_percentage":0.75,"buchholz":4.0}"#
+            ),
+            "{written}"
+        );
+    }
+
+    #[test]
+    fn a_match_shows_its_optional_parts_only_when_it_has_them() {
+        let pending = pb::Match {
+            id: "m_1".into(),
+            players: vec!["reg_1".into(), "reg_2".into()],
+            stage: 1,
+            round: 2,
+            ..pb::Match::default()
+        };
+        assert_eq!(
+            match_json(&pending),
+            json!({"id": "m_1", "stage": 1, "round": 2, "players": ["reg_1", "reg_2"]})
+        );
+        let bye = pb::Match {
+            bye: true,
+            table: Some(4),
+            result: Some(pb::MatchResult {
+                games: vec![2, 0],
+                state: "final".into(),
+                corrections: 0,
+            }),
+            ..pending
+        };
+        let written = match_json(&bye);
+        assert_eq!(written["bye"], true);
+        assert_eq!(written["table"], 4);
+        assert_eq!(
+            written["result"],
+            json!({"games": [2, 0], "state": "final", "corrections": 0})
+        );
+    }
+}
