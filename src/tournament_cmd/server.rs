@@ -51,7 +51,7 @@ pub(super) async fn answer(command: TournamentCommand) -> Result<String, Refusal
         ),
         TournamentCommand::Start { id, connection } => printed(
             &client(&connection)?
-                .start_tournament(pb::GetTournamentRequest { id })
+                .start_tournament(pb::StartTournamentRequest { id })
                 .await?,
         ),
         TournamentCommand::Pair {
@@ -96,7 +96,7 @@ pub(super) async fn answer(command: TournamentCommand) -> Result<String, Refusal
         ),
         TournamentCommand::Advance { id, connection } => printed(
             &client(&connection)?
-                .advance_tournament(pb::GetTournamentRequest { id })
+                .advance_tournament(pb::AdvanceTournamentRequest { id })
                 .await?,
         ),
         TournamentCommand::Standings {

@@ -685,12 +685,12 @@ async fn act(calls: Calls, Path(target): Path<String>) -> Result<Json<Value>, Ap
     let answer = match action {
         "start" => tournament_answer(
             &tournaments
-                .start_tournament(pb::GetTournamentRequest { id })
+                .start_tournament(pb::StartTournamentRequest { id })
                 .await?,
         ),
         "advance" => tournament_answer(
             &tournaments
-                .advance_tournament(pb::GetTournamentRequest { id })
+                .advance_tournament(pb::AdvanceTournamentRequest { id })
                 .await?,
         ),
         // `startTimer` and `pauseTimer`, the methods left.
@@ -744,7 +744,7 @@ async fn add_organizer(
 async fn registrations(calls: Calls, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let response = calls
         .tournaments()?
-        .list_registrations(pb::GetTournamentRequest { id })
+        .list_registrations(pb::ListRegistrationsRequest { id })
         .await?;
     Ok(Json(json!({
         "registrations": response.registrations.iter().map(registration_json).collect::<Vec<_>>(),

@@ -465,7 +465,7 @@ impl TournamentService for Api {
 
     async fn start_tournament(
         &self,
-        request: Request<pb::GetTournamentRequest>,
+        request: Request<pb::StartTournamentRequest>,
     ) -> Result<Response<pb::TournamentResponse>, Status> {
         let caller = Caller::of(&request);
         let run = self
@@ -477,7 +477,7 @@ impl TournamentService for Api {
 
     async fn advance_tournament(
         &self,
-        request: Request<pb::GetTournamentRequest>,
+        request: Request<pb::AdvanceTournamentRequest>,
     ) -> Result<Response<pb::TournamentResponse>, Status> {
         let caller = Caller::of(&request);
         let run = self
@@ -504,7 +504,7 @@ impl TournamentService for Api {
 
     async fn list_registrations(
         &self,
-        request: Request<pb::GetTournamentRequest>,
+        request: Request<pb::ListRegistrationsRequest>,
     ) -> Result<Response<pb::ListRegistrationsResponse>, Status> {
         let caller = Caller::of(&request);
         let run = self.tournaments.get(&caller, &request.get_ref().id).await?;

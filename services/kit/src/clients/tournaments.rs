@@ -67,7 +67,7 @@ impl TournamentsClient {
     /// Starts the event.
     pub async fn start_tournament(
         &self,
-        request: pb::GetTournamentRequest,
+        request: pb::StartTournamentRequest,
     ) -> Result<pb::TournamentResponse, ServiceError> {
         rpc!(self, Once, request, start_tournament)
     }
@@ -75,7 +75,7 @@ impl TournamentsClient {
     /// Applies the complete stage's advancement rules.
     pub async fn advance_tournament(
         &self,
-        request: pb::GetTournamentRequest,
+        request: pb::AdvanceTournamentRequest,
     ) -> Result<pb::TournamentResponse, ServiceError> {
         rpc!(self, Once, request, advance_tournament)
     }
@@ -91,7 +91,7 @@ impl TournamentsClient {
     /// Lists the registrations.
     pub async fn list_registrations(
         &self,
-        request: pb::GetTournamentRequest,
+        request: pb::ListRegistrationsRequest,
     ) -> Result<pb::ListRegistrationsResponse, ServiceError> {
         rpc!(self, Idempotent, request, list_registrations)
     }
