@@ -38,6 +38,9 @@ const MAX_ID_CHARS: usize = 64;
 /// replica may have written).
 const WATCH_POLL: Duration = Duration::from_secs(2);
 
+/// The tournaments a process keeps folded before it forgets the idle ones.
+const MAX_FOLDED: usize = 512;
+
 /// The most tournaments a listing returns.
 pub const LIST_LIMIT: u32 = 100;
 
@@ -106,6 +109,10 @@ impl Tournaments {
             .slots
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !slots.contains_key(id) && slots.len() >= MAX_FOLDED {
+            // Forget the folded copies nobody is using: the log has them all.
+            slots.retain(|_, slot| Arc::strong_count(slot) > 1 || slot.try_lock().is_err());
+        }
         slots.entry(id.to_owned()).or_default().clone()
     }
 
@@ -151,6 +158,7 @@ impl Tournaments {
             self.forget(id);
             return Err(not_found());
         };
+        drop(state);
         access::check(
             caller,
             Action::Read,
@@ -176,15 +184,24 @@ impl Tournaments {
             denied,
             id: id.to_owned(),
         })?;
-        // Read first: an unknown tournament is not found before anything is decided.
-        self.get(caller, id).await?;
+        if id.is_empty() || id.len() > MAX_ID_CHARS {
+            return Err(Error::Denied {
+                denied: Denied::NotFound,
+                id: id.to_owned(),
+            });
+        }
         let slot = self.slot(id);
         let mut state = slot.lock().await;
         for _ in 0..MAX_ATTEMPTS {
             self.catch_up(id, &mut state).await?;
-            let run = state
-                .as_ref()
-                .ok_or(Error::Corrupt { what: "tournament" })?;
+            let Some(run) = state.as_ref() else {
+                drop(state);
+                self.forget(id);
+                return Err(Error::Denied {
+                    denied: Denied::NotFound,
+                    id: id.to_owned(),
+                });
+            };
             let fact = decide(run)?;
             let seq = run.seq + 1;
             let phase = match &fact {
