@@ -6,11 +6,13 @@
 //! pbjson. Besides them, [`game`] is the one plain value every service shares (the game) with
 //! its wire value, and [`json`] writes the documented JSON of the messages whose canonical mapping
 //! leaves out what the documents require (script results), so the gateway and the CLI print
-//! them without depending on the service that made them. Conversions to a service's own domain
-//! types live in that service's `grpc` module.
+//! them without depending on the service that made them; [`tournaments_json`] does the same for
+//! the tournaments API (its answers, and its create body read into a request). Conversions to a
+//! service's own domain types live in that service's `grpc` module.
 
 pub mod game;
 pub mod json;
+pub mod tournaments_json;
 
 #[allow(missing_docs, clippy::all)]
 pub mod common {

@@ -20,8 +20,12 @@ use axum::{Json, Router};
 use futures::StreamExt as _;
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use proto::tournaments::v1 as pb;
+use proto::tournaments_json::{
+    self, AdvancementRuleBody, BodyError, CreateTournamentBody, SeedBody, StageBody,
+    registration_answer, round_answer, tournament_answer,
+};
 use serde::{Deserialize, Deserializer};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use utoipa::OpenApi;
 
 use crate::ApiError;
@@ -77,67 +81,6 @@ pub fn routes() -> Router<AppState> {
     tags((name = "tournaments", description = "Tournaments: stages, registration, rounds, results, standings and live events"))
 )]
 pub struct TournamentsDoc;
-
-/// The body of `POST /api/v1/{game}/tournaments`.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreateTournamentBody {
-    name: String,
-    /// The stages, played in this order.
-    stages: Vec<StageBody>,
-    /// Who goes from one stage to the next, or out.
-    #[serde(default)]
-    advancement: Vec<AdvancementRuleBody>,
-    /// Absent: no cap (and no waitlist).
-    max_participants: Option<u32>,
-    /// Default false.
-    check_in: Option<bool>,
-    /// The seed of every draw; absent: random.
-    seed: Option<SeedBody>,
-    /// `better_seed` (default), `draw_lots` or `advance_whole_tie`.
-    cut_tiebreaker: Option<String>,
-}
-
-/// One stage of a new tournament.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StageBody {
-    /// `swiss`, `single_elimination`, `double_elimination` or `round_robin`.
-    format: String,
-    /// The settings given, in the offline tool's stage-config names; the rest take the game's
-    /// defaults.
-    #[schema(value_type = Option<Object>)]
-    settings: Option<Map<String, Value>>,
-}
-
-/// An advancement rule: `placements` or `points` of a stage's final standings, and what
-/// happens to those players.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct AdvancementRuleBody {
-    /// The stage whose final standings the rule reads, from 1.
-    from_stage: u32,
-    /// `[from, to]`, both included, from 1; `null` is an open end.
-    #[schema(value_type = Option<Vec<Option<u32>>>)]
-    placements: Option<[Option<u32>; 2]>,
-    /// `[min, max]`, both included; `null` is an open end.
-    #[schema(value_type = Option<Vec<Option<f64>>>)]
-    points: Option<[Option<f64>; 2]>,
-    /// `advance` or `eliminate`.
-    action: String,
-    /// The stage players advance to, from 1; absent: the next one.
-    to_stage: Option<u32>,
-}
-
-/// A seed: a number, or its decimal text (JSON numbers above 2^53 lose digits in JavaScript).
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(untagged)]
-pub enum SeedBody {
-    /// The seed as a JSON number.
-    Number(u64),
-    /// The seed as decimal text.
-    Text(String),
-}
 
 /// The body of `PATCH /api/v1/tournaments/{id}`: any of its fields.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -257,53 +200,9 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &[u8], shape: &str) -> Result
         .map_err(|err| ApiError::invalid_argument(format!("the body is not `{shape}`: {err}")))
 }
 
-/// The last place of a placement range with no end: the wire has no "open" placement (its
-/// fields are not optional), and no stage has this many players, so it reads as "every
-/// placement from `from` on" in the service and is shown as `null` again.
-const OPEN_LAST_PLACE: u32 = u32::MAX;
-
-/// Turns the JSON rules of a new tournament into the request's; `at` counts from 0.
-fn advancement_rule(at: usize, rule: AdvancementRuleBody) -> Result<pb::AdvancementRule, ApiError> {
-    let condition = match (rule.placements, rule.points) {
-        (Some([from, to]), None) => {
-            pb::advancement_rule::Condition::Placements(pb::PlacementRange {
-                // Placements count from 1, so an open start is the first place.
-                from: from.unwrap_or(1),
-                to: to.unwrap_or(OPEN_LAST_PLACE),
-            })
-        }
-        (None, Some([min, max])) => {
-            pb::advancement_rule::Condition::Points(pb::PointsRange { min, max })
-        }
-        _ => {
-            return Err(ApiError::invalid_argument(format!(
-                "advancement rule {}: give either `placements` or `points`",
-                at + 1
-            ))
-            .with_details(json!({"field": "advancement"})));
-        }
-    };
-    Ok(pb::AdvancementRule {
-        from_stage: rule.from_stage,
-        condition: Some(condition),
-        action: rule.action,
-        to_stage: rule.to_stage,
-    })
-}
-
-/// Reads a seed given as a number or as its decimal text.
-fn seed(seed: SeedBody) -> Result<u64, ApiError> {
-    match seed {
-        SeedBody::Number(seed) => Ok(seed),
-        SeedBody::Text(text) => text.trim().parse().map_err(|_| {
-            ApiError::invalid_argument(format!(
-                "`seed` is a whole number from 0 to {}, not `{}`",
-                u64::MAX,
-                kit::status::quote(&text)
-            ))
-            .with_details(json!({"field": "seed"}))
-        }),
-    }
+/// Answers a create body the shared reader refused: `invalid_argument` naming the member.
+fn invalid_body(err: BodyError) -> ApiError {
+    ApiError::invalid_argument(err.message).with_details(json!({"field": err.field}))
 }
 
 /// Reads a number in a path (a stage, a round): anything else names no resource.
@@ -332,198 +231,6 @@ fn resume_point(last_event_id: Option<&HeaderValue>, after: Option<u64>) -> Resu
             ApiError::invalid_argument("`Last-Event-ID` is not the number of an event")
                 .with_details(json!({"field": "Last-Event-ID"}))
         })
-}
-
-/// Parses a JSON text the service wrote (settings, an export, an event's data) to embed it;
-/// text that does not parse is a service bug, shown as `null` and logged.
-fn embedded(text: &str) -> Value {
-    if text.is_empty() {
-        return Value::Null;
-    }
-    serde_json::from_str(text).unwrap_or_else(|err| {
-        tracing::warn!(error = %err, "the tournaments service sent JSON that does not parse");
-        Value::Null
-    })
-}
-
-/// Writes an advancement rule as the API shows it, in the shape it is created with.
-fn rule_json(rule: &pb::AdvancementRule) -> Value {
-    let mut out = Map::new();
-    out.insert("fromStage".into(), json!(rule.from_stage));
-    match &rule.condition {
-        Some(pb::advancement_rule::Condition::Placements(range)) => {
-            let to = (range.to != OPEN_LAST_PLACE).then_some(range.to);
-            out.insert("placements".into(), json!([range.from, to]));
-        }
-        Some(pb::advancement_rule::Condition::Points(range)) => {
-            out.insert("points".into(), json!([range.min, range.max]));
-        }
-        None => {}
-    }
-    out.insert("action".into(), json!(rule.action));
-    if let Some(to_stage) = rule.to_stage {
-        out.insert("toStage".into(), json!(to_stage));
-    }
-    Value::Object(out)
-}
-
-/// Writes a tournament as the API shows it.
-fn tournament_json(tournament: &pb::Tournament) -> Value {
-    let mut out = Map::new();
-    out.insert("id".into(), json!(tournament.id));
-    out.insert(
-        "game".into(),
-        json!(proto::game::from_wire(tournament.game).map(proto::game::Game::name)),
-    );
-    out.insert("name".into(), json!(tournament.name));
-    out.insert("state".into(), json!(tournament.state));
-    out.insert(
-        "organizers".into(),
-        tournament
-            .organizers
-            .iter()
-            .map(|organizer| json!({"account": organizer.account, "username": organizer.username}))
-            .collect(),
-    );
-    out.insert(
-        "stages".into(),
-        tournament
-            .stages
-            .iter()
-            .map(|stage| {
-                json!({
-                    "number": stage.number,
-                    "format": stage.format,
-                    "settings": embedded(&stage.settings_json),
-                    "state": stage.state,
-                    "rounds": stage.rounds,
-                })
-            })
-            .collect(),
-    );
-    out.insert("currentStage".into(), json!(tournament.current_stage));
-    out.insert("currentRound".into(), json!(tournament.current_round));
-    if let Some(max) = tournament.max_participants {
-        out.insert("maxParticipants".into(), json!(max));
-    }
-    out.insert("checkIn".into(), json!(tournament.check_in));
-    out.insert(
-        "registrationOpen".into(),
-        json!(tournament.registration_open),
-    );
-    // A string, as proto3's JSON writes a uint64: JavaScript numbers stop at 2^53.
-    out.insert("seed".into(), json!(tournament.seed.to_string()));
-    out.insert("placements".into(), json!(tournament.placements));
-    out.insert("registered".into(), json!(tournament.registered));
-    out.insert("waitlisted".into(), json!(tournament.waitlisted));
-    out.insert("cutTiebreaker".into(), json!(tournament.cut_tiebreaker));
-    out.insert(
-        "advancement".into(),
-        tournament.advancement.iter().map(rule_json).collect(),
-    );
-    out.insert(
-        "createTime".into(),
-        super::rfc3339(tournament.create_time.as_ref()),
-    );
-    out.insert("seq".into(), json!(tournament.seq));
-    Value::Object(out)
-}
-
-/// Writes a registration as the API shows it.
-fn registration_json(registration: &pb::Registration) -> Value {
-    let mut out = Map::new();
-    out.insert("id".into(), json!(registration.id));
-    out.insert("displayName".into(), json!(registration.display_name));
-    if let Some(account) = &registration.account {
-        out.insert("account".into(), json!(account));
-    }
-    out.insert("state".into(), json!(registration.state));
-    if let Some(table) = registration.fixed_table {
-        out.insert("fixedTable".into(), json!(table));
-    }
-    Value::Object(out)
-}
-
-/// Writes a match as the API shows it.
-fn match_json(game: &pb::Match) -> Value {
-    let mut out = Map::new();
-    out.insert("id".into(), json!(game.id));
-    out.insert("stage".into(), json!(game.stage));
-    out.insert("round".into(), json!(game.round));
-    if let Some(table) = game.table {
-        out.insert("table".into(), json!(table));
-    }
-    out.insert("players".into(), json!(game.players));
-    if game.bye {
-        out.insert("bye".into(), json!(true));
-    }
-    if let Some(label) = &game.label {
-        out.insert("label".into(), json!(label));
-    }
-    if let Some(result) = &game.result {
-        out.insert(
-            "result".into(),
-            json!({
-                "games": result.games,
-                "state": result.state,
-                "corrections": result.corrections,
-            }),
-        );
-    }
-    if let Some(left) = game.time_left_ms {
-        out.insert("timeLeftMs".into(), json!(left));
-    }
-    Value::Object(out)
-}
-
-/// Writes a round as the API shows it.
-fn round_json(round: &pb::Round) -> Value {
-    let timer = round.timer.unwrap_or_default();
-    json!({
-        "stage": round.stage,
-        "number": round.number,
-        "matches": round.matches.iter().map(match_json).collect::<Vec<_>>(),
-        "lateLosses": round.late_losses,
-        "manual": round.manual,
-        "timer": {
-            "minutes": timer.minutes,
-            "started": timer.started,
-            "running": timer.running,
-            "timeLeftMs": timer.time_left_ms,
-        },
-    })
-}
-
-/// Writes one line of the standings as the API shows it.
-fn standing_json(standing: &pb::Standing) -> Value {
-    // In the stage's order: the map keeps insertion order (serde_json's `preserve_order`).
-    let tiebreakers: Map<String, Value> = standing
-        .tiebreakers
-        .iter()
-        .map(|tiebreaker| (tiebreaker.name.clone(), json!(tiebreaker.value)))
-        .collect();
-    json!({
-        "rank": standing.rank,
-        "player": standing.player,
-        "displayName": standing.display_name,
-        "points": standing.points,
-        "record": standing.record,
-        "tiebreakers": tiebreakers,
-        "matchWinPercentage": standing.match_win_percentage,
-        "dropped": standing.dropped,
-    })
-}
-
-fn tournament_answer(response: &pb::TournamentResponse) -> Value {
-    json!({"tournament": response.tournament.as_ref().map_or(Value::Null, tournament_json)})
-}
-
-fn registration_answer(response: &pb::RegistrationResponse) -> Value {
-    json!({"registration": response.registration.as_ref().map_or(Value::Null, registration_json)})
-}
-
-fn round_answer(response: &pb::RoundResponse) -> Value {
-    json!({"round": response.round.as_ref().map_or(Value::Null, round_json)})
 }
 
 /// Turns one of the service's events into a Server-Sent Event: its `seq` is the `id` an
@@ -566,9 +273,7 @@ async fn list(calls: Calls, Path(game_name): Path<String>) -> Result<Json<Value>
             game: proto::game::to_wire(game),
         })
         .await?;
-    Ok(Json(json!({
-        "tournaments": response.tournaments.iter().map(tournament_json).collect::<Vec<_>>(),
-    })))
+    Ok(Json(tournaments_json::tournaments_answer(&response)))
 }
 
 /// Creates a tournament; the caller organizes it.
@@ -585,34 +290,8 @@ async fn create(
     Json(body): Json<CreateTournamentBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let game = super::game(&game_name)?;
-    let advancement = body
-        .advancement
-        .into_iter()
-        .enumerate()
-        .map(|(at, rule)| advancement_rule(at, rule))
-        .collect::<Result<_, _>>()?;
-    let response = calls
-        .tournaments()?
-        .create_tournament(pb::CreateTournamentRequest {
-            game: proto::game::to_wire(game),
-            name: body.name,
-            stages: body
-                .stages
-                .into_iter()
-                .map(|stage| pb::StageInput {
-                    format: stage.format,
-                    settings_json: stage
-                        .settings
-                        .map(|settings| Value::Object(settings).to_string()),
-                })
-                .collect(),
-            advancement,
-            max_participants: body.max_participants,
-            check_in: body.check_in.unwrap_or(false),
-            seed: body.seed.map(seed).transpose()?,
-            cut_tiebreaker: body.cut_tiebreaker,
-        })
-        .await?;
+    let request = tournaments_json::create_request(game, body).map_err(invalid_body)?;
+    let response = calls.tournaments()?.create_tournament(request).await?;
     Ok((StatusCode::CREATED, Json(tournament_answer(&response))))
 }
 
@@ -746,9 +425,7 @@ async fn registrations(calls: Calls, Path(id): Path<String>) -> Result<Json<Valu
         .tournaments()?
         .list_registrations(pb::ListRegistrationsRequest { id })
         .await?;
-    Ok(Json(json!({
-        "registrations": response.registrations.iter().map(registration_json).collect::<Vec<_>>(),
-    })))
+    Ok(Json(tournaments_json::registrations_answer(&response)))
 }
 
 /// Signs up the caller (no body, or `{}`), or, for organizers, a guest by name.
@@ -958,9 +635,7 @@ async fn act_on_match(
                     games: body.games,
                 })
                 .await?;
-            Ok(Json(
-                json!({"match": response.r#match.as_ref().map_or(Value::Null, match_json)}),
-            ))
+            Ok(Json(tournaments_json::match_answer(&response)))
         }
         // `extend`, the one method left.
         _ => {
@@ -997,10 +672,7 @@ async fn standings(
             stage: query.stage.unwrap_or(0),
         })
         .await?;
-    Ok(Json(json!({
-        "stage": response.stage,
-        "standings": response.standings.iter().map(standing_json).collect::<Vec<_>>(),
-    })))
+    Ok(Json(tournaments_json::standings_answer(&response)))
 }
 
 /// A stage as the offline tool reads it: its event file and its stage config.
@@ -1027,10 +699,7 @@ async fn export_stage(
         .tournaments()?
         .export_stage(pb::ExportStageRequest { id, stage })
         .await?;
-    Ok(Json(json!({
-        "event": embedded(&response.event_json),
-        "stage": embedded(&response.stage_json),
-    })))
+    Ok(Json(tournaments_json::export_answer(&response)))
 }
 
 /// What happens in a tournament, as Server-Sent Events: each event's `id` is its number, its

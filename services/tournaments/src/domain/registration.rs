@@ -83,6 +83,8 @@ pub struct Roster {
     pub max_participants: Option<u32>,
     /// Whether players check in before the start.
     pub check_in: bool,
+    /// Where each registration is in `registrations`, by id.
+    index: std::collections::HashMap<RegistrationId, usize>,
 }
 
 impl Roster {
@@ -92,6 +94,7 @@ impl Roster {
             registrations: Vec::new(),
             max_participants,
             check_in,
+            index: std::collections::HashMap::new(),
         }
     }
 
@@ -114,15 +117,15 @@ impl Roster {
     }
 
     fn find_mut(&mut self, id: &str) -> Result<&mut Registration, RosterError> {
-        self.registrations
-            .iter_mut()
-            .find(|r| r.id == id)
+        self.index
+            .get(id)
+            .and_then(|&at| self.registrations.get_mut(at))
             .ok_or_else(|| RosterError::Unknown(id.to_owned()))
     }
 
     /// Returns the registration `id`.
     pub fn get(&self, id: &str) -> Option<&Registration> {
-        self.registrations.iter().find(|r| r.id == id)
+        self.index.get(id).and_then(|&at| self.registrations.get(at))
     }
 
     /// Signs up `account` (or a guest, `None`) as `display_name` with the id `id`: a place
@@ -147,6 +150,7 @@ impl Roster {
         } else {
             RegistrationState::Registered
         };
+        self.index.insert(id.clone(), self.registrations.len());
         self.registrations.push(Registration {
             id,
             display_name,
@@ -159,12 +163,17 @@ impl Roster {
     /// Takes a registration out before the start (unregister): it leaves the roster, and the
     /// first on the waitlist moves up into a freed place. Returns who moved up.
     pub fn unregister(&mut self, id: &str) -> Result<Option<RegistrationId>, RosterError> {
-        let index = self
-            .registrations
-            .iter()
-            .position(|r| r.id == id)
+        let index = *self
+            .index
+            .get(id)
             .ok_or_else(|| RosterError::Unknown(id.to_owned()))?;
         let left = self.registrations.remove(index);
+        self.index = self
+            .registrations
+            .iter()
+            .enumerate()
+            .map(|(at, r)| (r.id.clone(), at))
+            .collect();
         if left.state == RegistrationState::Waitlisted {
             return Ok(None);
         }
