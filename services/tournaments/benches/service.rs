@@ -17,7 +17,7 @@ use tournaments::domain::defaults::Format;
 use tournaments::domain::stages::CutTiebreaker;
 use tournaments::run::Run;
 use tournaments::run::create::{CreateInput, StageInput};
-use tournaments::service::Tournaments;
+use tournaments::service::{Reported, Tournaments};
 use tournaments::store::TournamentStore;
 
 const PLAYERS: usize = 8_000;
@@ -90,7 +90,7 @@ async fn report_all(service: &Tournaments, run: &Run) -> Arc<Run> {
     for played in round.matches.iter().filter(|m| !m.paired.bye) {
         last = Some(
             service
-                .report(&organizer, &run.id, &played.paired.id, [2, 1])
+                .report(&organizer, &run.id, &played.paired.id, &Reported::Games([2, 1]))
                 .await
                 .expect("reported"),
         );
@@ -148,7 +148,7 @@ fn benches(c: &mut Criterion) {
                 let id = &matches[next % matches.len()];
                 next += 1;
                 let run = service
-                    .report(&organizer(), &run.id, id, [2, 0])
+                    .report(&organizer(), &run.id, id, &Reported::Games([2, 0]))
                     .await
                     .expect("reported");
                 run.standings(0).expect("standings")
@@ -169,7 +169,7 @@ fn benches(c: &mut Criterion) {
                 let id = &matches[next % matches.len()];
                 next += 1;
                 service
-                    .report(&organizer(), &run.id, id, [1, 2])
+                    .report(&organizer(), &run.id, id, &Reported::Games([1, 2]))
                     .await
                     .expect("reported")
             })

@@ -21,7 +21,7 @@ use crate::domain::stages::{Action, AdvancementRule, Condition, CutTiebreaker};
 use crate::error::Error;
 use crate::run::create::{CreateInput, StageInput, settings_view};
 use crate::run::{MatchRun, Run, RunError};
-use crate::service::{RegistrationChange, TimerChange, Tournaments};
+use crate::service::{RegistrationChange, Reported, TimerChange, Tournaments};
 
 /// The `TournamentService` implementation.
 #[derive(Debug, Clone)]
@@ -291,11 +291,23 @@ fn match_of(run: &Run, stage: usize, round: usize, played: &MatchRun, now_ms: i6
         players: played.paired.players.clone(),
         bye: played.paired.bye,
         label: played.paired.label.clone(),
-        result: played.result.as_ref().map(|result| pb::MatchResult {
-            games: result.games.to_vec(),
-            state: result.state.name().into(),
-            corrections: played.corrections,
-        }),
+        result: match (&played.result, &played.lobby) {
+            (_, Some(lobby)) => Some(pb::MatchResult {
+                games: Vec::new(),
+                state: "final".into(),
+                corrections: played.corrections,
+                finish: lobby.finish.clone(),
+                eliminations: lobby.eliminations.clone(),
+            }),
+            (Some(result), None) => Some(pb::MatchResult {
+                games: result.games.to_vec(),
+                state: result.state.name().into(),
+                corrections: played.corrections,
+                finish: Vec::new(),
+                eliminations: Vec::new(),
+            }),
+            (None, None) => None,
+        },
         time_left_ms: timer
             .filter(|t| t.started() && !played.paired.bye)
             .map(|t| t.left_ms(Some(&played.paired.id), now_ms)),
@@ -341,6 +353,43 @@ fn current_round(run: &Run) -> Result<pb::Round, Error> {
 }
 
 fn standings(run: &Run, stage: usize) -> Result<pb::StandingsResponse, Error> {
+    let shown = |player: &str| run.roster.get(player);
+    if let Some((table, lobbies)) = run.free_for_all_standings(stage)? {
+        return Ok(pb::StandingsResponse {
+            stage: count(stage + 1),
+            standings: table
+                .into_iter()
+                .map(|row| pb::Standing {
+                    rank: row.rank,
+                    player: row.player.0.clone(),
+                    points: row.points.value(),
+                    display_name: shown(row.player.as_str())
+                        .map(|r| r.display_name.clone())
+                        .unwrap_or_default(),
+                    dropped: shown(row.player.as_str())
+                        .is_some_and(|r| r.state == RegistrationState::Dropped),
+                    matches: row.matches,
+                    ..Default::default()
+                })
+                .collect(),
+            lobbies: lobbies
+                .into_iter()
+                .map(|lobby| pb::LobbyWinner {
+                    lobby: count(lobby.lobby),
+                    players: lobby.players.iter().map(|p| p.0.clone()).collect(),
+                    matches_played: count(lobby.matches_played),
+                    winner: lobby.winner.as_ref().map(|w| w.player.0.clone()),
+                    won_in_match: lobby.winner.as_ref().map_or(0, |w| count(w.match_number)),
+                    points: lobby.winner.as_ref().map_or(0.0, |w| w.points.value()),
+                    decided_by: lobby
+                        .winner
+                        .as_ref()
+                        .map(|w| spec_name(&w.decided_by))
+                        .unwrap_or_default(),
+                })
+                .collect(),
+        });
+    }
     let table = run.standings(stage)?;
     Ok(pb::StandingsResponse {
         stage: count(stage + 1),
@@ -348,7 +397,7 @@ fn standings(run: &Run, stage: usize) -> Result<pb::StandingsResponse, Error> {
             .standings
             .into_iter()
             .map(|standing| {
-                let shown = run.roster.get(standing.player.as_str());
+                let registration = shown(standing.player.as_str());
                 pb::Standing {
                     rank: standing.rank,
                     player: standing.player.0.clone(),
@@ -367,11 +416,15 @@ fn standings(run: &Run, stage: usize) -> Result<pb::StandingsResponse, Error> {
                         })
                         .collect(),
                     match_win_percentage: standing.match_win_percentage.value(),
-                    display_name: shown.map(|r| r.display_name.clone()).unwrap_or_default(),
-                    dropped: shown.is_some_and(|r| r.state == RegistrationState::Dropped),
+                    display_name: registration
+                        .map(|r| r.display_name.clone())
+                        .unwrap_or_default(),
+                    dropped: registration.is_some_and(|r| r.state == RegistrationState::Dropped),
+                    matches: standing.record.matches(),
                 }
             })
             .collect(),
+        lobbies: Vec::new(),
     })
 }
 
@@ -609,15 +662,25 @@ impl TournamentService for Api {
     ) -> Result<Response<pb::MatchResponse>, Status> {
         let caller = Caller::of(&request);
         let request = request.into_inner();
-        let games: [u32; 2] = request.games.as_slice().try_into().map_err(|_| {
-            bad(
-                "games",
-                "two numbers: the games won by players[0] and players[1]",
-            )
-        })?;
+        let result = if request.finish.is_empty() {
+            let games: [u32; 2] = request.games.as_slice().try_into().map_err(|_| {
+                bad(
+                    "games",
+                    "two numbers: the games won by players[0] and players[1]",
+                )
+            })?;
+            Reported::Games(games)
+        } else if request.games.is_empty() {
+            Reported::Finish {
+                finish: request.finish,
+                eliminations: request.eliminations,
+            }
+        } else {
+            return Err(bad("games", "give `games` (a match) or `finish` (a lobby), not both").into());
+        };
         let run = self
             .tournaments
-            .report(&caller, &request.id, &request.match_id, games)
+            .report(&caller, &request.id, &request.match_id, &result)
             .await?;
         let (stage, round, played) = run
             .find_match(&request.match_id)

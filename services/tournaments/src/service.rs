@@ -62,6 +62,21 @@ pub enum RegistrationChange {
     FixTable(Option<u32>),
 }
 
+/// A result as reported: a one-on-one match's games, or a free-for-all lobby's finishes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reported {
+    /// Games won by `players[0]` and `players[1]`.
+    Games([u32; 2]),
+    /// Each player's finish from 1 in the lobby's order, and the opponents each eliminated
+    /// (empty: not recorded).
+    Finish {
+        /// The finishes.
+        finish: Vec<u32>,
+        /// The eliminations.
+        eliminations: Vec<u32>,
+    },
+}
+
 /// A change of the round timer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TimerChange {
@@ -489,13 +504,28 @@ impl Tournaments {
         caller: &Caller,
         id: &str,
         match_id: &str,
-        games: [u32; 2],
+        result: &Reported,
     ) -> Result<Arc<Run>, Error> {
         Ok(self
             .change(caller, id, |run| {
                 let (_, _, played) = run
                     .find_match(match_id)
                     .ok_or_else(|| RunError::UnknownMatch(match_id.to_owned()))?;
+                let games = match result {
+                    Reported::Games(games) => *games,
+                    Reported::Finish {
+                        finish,
+                        eliminations,
+                    } => {
+                        // A lobby's finishes are the organizers' to enter.
+                        if organizer(caller, run).is_err() {
+                            return Err(Error::NotYours(
+                                "an organizer enters a lobby's finishes",
+                            ));
+                        }
+                        return Ok(run.report_lobby(match_id, finish, eliminations)?);
+                    }
+                };
                 let by = if organizer(caller, run).is_ok() {
                     ReportedBy::Organizer
                 } else {
@@ -644,6 +674,22 @@ fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Pu
                 events.push(event("standings_changed", json!({"stage": stage + 1})));
             }
             events
+        }
+        Fact::LobbyReported {
+            match_id,
+            finish,
+            ..
+        } => {
+            let Some((stage, round, _)) = after.find_match(match_id) else {
+                return Vec::new();
+            };
+            vec![
+                event(
+                    "result_final",
+                    json!({"stage": stage + 1, "round": round, "matchId": match_id, "finish": finish, "state": "final"}),
+                ),
+                event("standings_changed", json!({"stage": stage + 1})),
+            ]
         }
         Fact::TimerStarted { .. } | Fact::TimerPaused { .. } | Fact::TimeExtended { .. } => {
             let round = after

@@ -14,7 +14,7 @@ use tournaments::domain::result::ResultState;
 use tournaments::domain::stages::CutTiebreaker;
 use tournaments::run::create::{CreateInput, StageInput};
 use tournaments::run::{Phase, Run};
-use tournaments::service::{RegistrationChange, Tournaments};
+use tournaments::service::{RegistrationChange, Reported, Tournaments};
 use tournaments::store::TournamentStore;
 
 macro_rules! on_both_databases {
@@ -123,11 +123,11 @@ async fn a_round_is_played_and_a_second_service_folds_the_same_state(database: T
             panic!("three matches of two")
         };
         first
-            .report(&player_of(&run, a), &run.id, &played.paired.id, [2, 1])
+            .report(&player_of(&run, a), &run.id, &played.paired.id, &Reported::Games([2, 1]))
             .await
             .expect("reported");
         first
-            .report(&player_of(&run, b), &run.id, &played.paired.id, [2, 1])
+            .report(&player_of(&run, b), &run.id, &played.paired.id, &Reported::Games([2, 1]))
             .await
             .expect("confirmed");
     }
@@ -175,7 +175,7 @@ async fn both_players_and_the_organizer_reporting_at_once_leave_one_consistent_r
         let service = service.clone();
         let id = id.clone();
         let match_id = match_id.clone();
-        tokio::spawn(async move { service.report(&caller, &id, &match_id, games).await })
+        tokio::spawn(async move { service.report(&caller, &id, &match_id, &Reported::Games(games)).await })
     });
     let mut answers = Vec::new();
     for task in tasks {
@@ -285,7 +285,7 @@ async fn a_correction_after_the_next_round_was_paired_recomputes_the_standings(
     let first_round = run.stages[0].rounds[0].clone();
     for played in &first_round.matches {
         service
-            .report(&organizer, &id, &played.paired.id, [2, 0])
+            .report(&organizer, &id, &played.paired.id, &Reported::Games([2, 0]))
             .await
             .expect("entered");
     }
@@ -304,7 +304,7 @@ async fn a_correction_after_the_next_round_was_paired_recomputes_the_standings(
     let before = service.get(&organizer, &id).await.expect("read");
     assert_eq!(points(&before, &winner), 3.0);
     let after = service
-        .report(&organizer, &id, &first_round.matches[0].paired.id, [0, 2])
+        .report(&organizer, &id, &first_round.matches[0].paired.id, &Reported::Games([0, 2]))
         .await
         .expect("corrected");
     assert_eq!(points(&after, &winner), 0.0);
@@ -345,7 +345,7 @@ async fn the_ownership_rule_decides_who_runs_the_event_and_who_reports(database:
     assert_eq!(
         denied(
             service
-                .report(&player_of(&run, &outsider), &id, &played.paired.id, [2, 0])
+                .report(&player_of(&run, &outsider), &id, &played.paired.id, &Reported::Games([2, 0]))
                 .await
         ),
         Code::PermissionDenied
@@ -390,11 +390,11 @@ async fn the_live_events_come_once_in_order_and_resume_after_an_id(database: Tes
         let a = player_of(&run, &played.paired.players[0]);
         let b = player_of(&run, &played.paired.players[1]);
         service
-            .report(&a, &id, &played.paired.id, [2, 0])
+            .report(&a, &id, &played.paired.id, &Reported::Games([2, 0]))
             .await
             .expect("reported");
         service
-            .report(&b, &id, &played.paired.id, [2, 0])
+            .report(&b, &id, &played.paired.id, &Reported::Games([2, 0]))
             .await
             .expect("confirmed");
     }

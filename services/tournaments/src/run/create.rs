@@ -7,7 +7,8 @@ use serde_json::{Map, Value};
 
 use super::RunError;
 use super::fact::{Fact, Organizer, StageRecord};
-use crate::domain::defaults::{Format, Game, GameDefaults, SeedingMethod};
+use crate::domain::defaults::{Format, FreeForAllSettings, Game, GameDefaults, SeedingMethod};
+use crate::domain::free_for_all::FreeForAllEvent;
 use crate::domain::elimination::EliminationSettings;
 use crate::domain::round_robin;
 use crate::domain::settings::ScoringSettings;
@@ -100,14 +101,6 @@ fn stage_record(game: Game, index: usize, stage: &StageInput) -> Result<StageRec
             problem: format!("`{game}` does not offer `{format}`"),
         });
     }
-    if format.is_free_for_all() {
-        return Err(RunError::BadSettings {
-            field: format!("stages[{index}].format"),
-            problem: format!(
-                "`{format}` stages are run with the offline tool for now: the service runs one-on-one stages"
-            ),
-        });
-    }
     let mut given: Map<String, Value> = stage
         .settings
         .iter()
@@ -139,6 +132,9 @@ fn stage_record(game: Game, index: usize, stage: &StageInput) -> Result<StageRec
                 format!("setting `{refused}` is the tournament's, not a stage's"),
             ));
         }
+    }
+    if format.is_free_for_all() {
+        return free_for_all_record(&defaults, index, format, given, round_minutes);
     }
     // The game's scoring, then the stage's own points, byes and tiebreakers over it.
     let mut scoring = match format {
@@ -185,6 +181,43 @@ fn stage_record(game: Game, index: usize, stage: &StageInput) -> Result<StageRec
         scoring,
         round_minutes,
         allow_early_cutoff,
+        free_for_all: None,
+    })
+}
+
+/// Reads a free-for-all stage: its settings over the game's free-for-all defaults, checked as
+/// the engine checks a stage of that format.
+fn free_for_all_record(
+    defaults: &GameDefaults,
+    index: usize,
+    format: Format,
+    given: Map<String, Value>,
+    round_minutes: u32,
+) -> Result<StageRecord, RunError> {
+    let base = defaults.free_for_all.clone().ok_or_else(|| RunError::BadSettings {
+        field: format!("stages[{index}].format"),
+        problem: format!("`{format}` is not offered here"),
+    })?;
+    let mut merged = object_of(&base);
+    merged.extend(given);
+    let settings: FreeForAllSettings =
+        serde_json::from_value(Value::Object(merged)).map_err(|err| bad(index, err))?;
+    let empty = FreeForAllEvent {
+        format,
+        settings: settings.clone(),
+        players: Vec::new(),
+        matches: Vec::new(),
+    };
+    empty.validate().map_err(|err| bad(index, err))?;
+    let scoring = defaults.swiss.scoring(defaults.win_percentage);
+    let config = serde_json::json!({"format": format.as_str()}).to_string();
+    offline::read_stage_config(&config, &scoring).map_err(|err| bad(index, err))?;
+    Ok(StageRecord {
+        config,
+        scoring,
+        round_minutes,
+        allow_early_cutoff: false,
+        free_for_all: Some(settings),
     })
 }
 
@@ -249,6 +282,11 @@ pub fn created(input: CreateInput, organizer: Organizer) -> Result<Fact, RunErro
 /// The settings of a stage as the API shows them, filled in: the stage config's settings, its
 /// points, byes and tiebreakers, and the round length.
 pub fn settings_view(record: &StageRecord) -> Map<String, Value> {
+    if let Some(settings) = &record.free_for_all {
+        let mut view = object_of(settings);
+        view.insert("round_minutes".into(), Value::from(record.round_minutes));
+        return view;
+    }
     let mut view: Map<String, Value> = serde_json::from_str(&record.config).unwrap_or_default();
     let format = view
         .get("format")

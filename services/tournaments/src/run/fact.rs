@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::defaults::{Game, PairingStyle};
+use crate::domain::defaults::{FreeForAllSettings, Game, PairingStyle};
 use crate::domain::settings::ScoringSettings;
 use crate::domain::stages::{AdvancementRule, CutTiebreaker};
 
@@ -34,6 +34,9 @@ pub struct StageRecord {
     /// **Allow early cutoff** (elimination stages).
     #[serde(default)]
     pub allow_early_cutoff: bool,
+    /// A free-for-all stage's settings (lobbies, placement points, threshold).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_for_all: Option<FreeForAllSettings>,
 }
 
 /// A match of a paired round, as the pairing wrote it.
@@ -175,6 +178,16 @@ pub enum Fact {
         /// Games won by `players[0]` and `players[1]`.
         games: [u32; 2],
     },
+    /// An organizer entered (or corrected) a free-for-all lobby's finishes.
+    LobbyReported {
+        /// The lobby (a match of the round).
+        match_id: String,
+        /// Each player's finish from 1, in the lobby's order (competition ranking).
+        finish: Vec<u32>,
+        /// Opponents each player eliminated; empty when not recorded.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        eliminations: Vec<u32>,
+    },
     /// The round timer started (or resumed).
     TimerStarted {
         /// When, in unix milliseconds.
@@ -224,7 +237,7 @@ impl Fact {
             | Fact::TableFixed { .. } => "registration_changed",
             Fact::Started => "tournament_started",
             Fact::RoundPaired { .. } => "pairings_published",
-            Fact::ResultReported { .. } => "result_reported",
+            Fact::ResultReported { .. } | Fact::LobbyReported { .. } => "result_reported",
             Fact::TimerStarted { .. } | Fact::TimerPaused { .. } | Fact::TimeExtended { .. } => {
                 "round_timer"
             }

@@ -17,7 +17,10 @@ use serde_json::Value;
 use crate::domain::defaults::{Format, Game};
 use crate::domain::elimination;
 use crate::domain::event::{Entry, Event, Player, PlayerId, Round};
-use crate::domain::next_round::{NextRoundError, next_round};
+use crate::domain::free_for_all::{
+    self, FreeForAllError, FreeForAllEvent, FreeForAllStanding, LobbyResult, ThresholdLobby,
+};
+use crate::domain::next_round::{NextRoundError, Pairing, next_lobbies, next_round};
 use crate::domain::registration::{RegistrationState, Roster, RosterError};
 use crate::domain::result::{self, MatchResult, Reporter, ResultError};
 use crate::domain::round_robin::RoundRobinError;
@@ -150,14 +153,18 @@ pub struct MatchRun {
     pub paired: PairedMatch,
     /// The result; `None` before anyone reports (and always for a bye).
     pub result: Option<MatchResult>,
+    /// A free-for-all lobby's finishes, once an organizer entered them.
+    pub lobby: Option<LobbyResult>,
     /// Organizer corrections of a result already decided.
     pub corrections: u32,
 }
 
 impl MatchRun {
-    /// Whether the match counts: a bye, or a confirmed or final result.
+    /// Whether the match counts: a bye, a confirmed or final result, or a lobby's finishes.
     pub fn is_decided(&self) -> bool {
-        self.paired.bye || self.result.as_ref().is_some_and(MatchResult::is_decided)
+        self.paired.bye
+            || self.lobby.is_some()
+            || self.result.as_ref().is_some_and(MatchResult::is_decided)
     }
 }
 
@@ -476,6 +483,7 @@ impl Run {
                         .map(|paired| MatchRun {
                             paired: paired.clone(),
                             result: None,
+                            lobby: None,
                             corrections: 0,
                         })
                         .collect(),
@@ -503,6 +511,29 @@ impl Run {
                     }
                     played.result = Some(result);
                 }
+            }
+            Fact::LobbyReported {
+                match_id,
+                finish,
+                eliminations,
+            } => {
+                let Some(&(stage, round, index)) = self.matches.get(match_id) else {
+                    return;
+                };
+                let played = &mut self.stages[stage].rounds[round].matches[index];
+                if played.lobby.is_some() {
+                    played.corrections += 1;
+                }
+                played.lobby = Some(LobbyResult {
+                    lobby: played
+                        .paired
+                        .players
+                        .iter()
+                        .map(|p| PlayerId(p.clone()))
+                        .collect(),
+                    finish: finish.clone(),
+                    eliminations: eliminations.clone(),
+                });
             }
             Fact::TimerStarted { at_ms } => {
                 if let Some(timer) = self.current_timer_mut()
@@ -605,20 +636,7 @@ impl Run {
     /// its players by seed, every decided match, bye and late loss.
     pub fn stage_event(&self, stage: usize) -> Result<Event, RunError> {
         let run = self.stage(stage)?;
-        let players = run
-            .players
-            .iter()
-            .zip(1..)
-            .map(|(id, seed)| Player {
-                id: PlayerId(id.clone()),
-                seed,
-                rating: None,
-                dropped: self
-                    .roster
-                    .get(id)
-                    .is_some_and(|r| r.state == RegistrationState::Dropped),
-            })
-            .collect();
+        let players = self.stage_players(run);
         let rounds = run
             .rounds
             .iter()
@@ -653,8 +671,87 @@ impl Run {
         })
     }
 
-    /// A stage's standings: the engine's, from its results so far.
+    /// A stage's players by seed, as the engine lists them.
+    fn stage_players(&self, run: &StageRun) -> Vec<Player> {
+        run.players
+            .iter()
+            .zip(1..)
+            .map(|(id, seed)| Player {
+                id: PlayerId(id.clone()),
+                seed,
+                rating: None,
+                dropped: self
+                    .roster
+                    .get(id)
+                    .is_some_and(|r| r.state == RegistrationState::Dropped),
+            })
+            .collect()
+    }
+
+    /// A free-for-all stage's results so far as the engine's event (the offline tool's event
+    /// file of such a stage): every lobby with its finishes; `None` for a one-on-one stage.
+    pub fn free_for_all_event(&self, stage: usize) -> Result<Option<FreeForAllEvent>, RunError> {
+        let run = self.stage(stage)?;
+        let Some(settings) = &run.record.free_for_all else {
+            return Ok(None);
+        };
+        Ok(Some(FreeForAllEvent {
+            format: run.format(),
+            settings: settings.clone(),
+            players: self.stage_players(run),
+            matches: run
+                .rounds
+                .iter()
+                .map(|round| {
+                    round
+                        .matches
+                        .iter()
+                        .filter_map(|played| played.lobby.clone())
+                        .collect()
+                })
+                .collect(),
+        }))
+    }
+
+    /// A free-for-all stage's points standings and, for Threshold Win, its lobbies and their
+    /// winners; `None` for a one-on-one stage.
+    #[allow(clippy::type_complexity)] // Two tables of one stage, read together.
+    pub fn free_for_all_standings(
+        &self,
+        stage: usize,
+    ) -> Result<Option<(Vec<FreeForAllStanding>, Vec<ThresholdLobby>)>, RunError> {
+        let Some(event) = self.free_for_all_event(stage)? else {
+            return Ok(None);
+        };
+        let table =
+            free_for_all::standings(&event).map_err(|err| RunError::CannotPair(err.to_string()))?;
+        let winners = if event.format == Format::ThresholdWin {
+            free_for_all::threshold_winners(&event)
+                .map_err(|err| RunError::CannotPair(err.to_string()))?
+        } else {
+            Vec::new()
+        };
+        Ok(Some((table, winners)))
+    }
+
+    /// A stage's standings: the engine's, from its results so far (a free-for-all stage's
+    /// points, with no record or tiebreakers).
     pub fn standings(&self, stage: usize) -> Result<Standings, RunError> {
+        if let Some((table, _)) = self.free_for_all_standings(stage)? {
+            return Ok(Standings {
+                standings: table
+                    .into_iter()
+                    .map(|row| Standing {
+                        rank: row.rank,
+                        player: row.player,
+                        points: row.points,
+                        record: Default::default(),
+                        tiebreakers: Vec::new(),
+                        match_win_percentage: Rounded::new(0.0),
+                    })
+                    .collect(),
+            });
+        }
         Ok(standings(&self.stage_event(stage)?))
     }
 
@@ -665,6 +762,10 @@ impl Run {
 
     /// A stage as the offline tool reads it: the event file and the stage config.
     pub fn export(&self, stage: usize) -> Result<(Value, Value), RunError> {
+        if let Some(event) = self.free_for_all_event(stage)? {
+            let config = serde_json::json!({"format": event.format.as_str(), "seed": self.seed});
+            return Ok((serde_json::to_value(event).unwrap_or_default(), config));
+        }
         let event = serde_json::to_value(self.stage_event(stage)?).unwrap_or_default();
         let config = serde_json::from_str(&offline::write_stage_config(&self.stage(stage)?.config))
             .unwrap_or_default();
@@ -725,10 +826,26 @@ impl Run {
         })
     }
 
-    fn next_pairings(
-        &self,
-        stage: usize,
-    ) -> Result<Vec<crate::domain::next_round::Pairing>, RunError> {
+    fn next_pairings(&self, stage: usize) -> Result<Vec<Pairing>, RunError> {
+        if let Some(event) = self.free_for_all_event(stage)? {
+            return match next_lobbies(&event, self.seed) {
+                Ok(next) => Ok(next
+                    .lobbies
+                    .into_iter()
+                    .map(|lobby| Pairing {
+                        table: Some(lobby.lobby),
+                        players: lobby.players,
+                        bye: false,
+                        label: Some(format!("lobby {}", lobby_letter(lobby.lobby))),
+                        group: None,
+                    })
+                    .collect()),
+                Err(NextRoundError::FreeForAll(FreeForAllError::StageComplete)) => {
+                    Err(RunError::StageComplete(stage + 1))
+                }
+                Err(err) => Err(RunError::CannotPair(err.to_string())),
+            };
+        }
         let event = self.stage_event(stage)?;
         match next_round(&event, &self.stage(stage)?.config) {
             Ok(next) => Ok(next.pairings),
@@ -1079,6 +1196,12 @@ impl Run {
             return Err(RunError::WrongPhase("the tournament is finished"));
         }
         let run = self.stage(stage)?;
+        if run.record.free_for_all.is_some() {
+            return Err(RunError::BadSettings {
+                field: "games".into(),
+                problem: "a lobby's result is each player's finish: send `finish`".into(),
+            });
+        }
         if games[0] == games[1] {
             match &run.config.settings {
                 StageSettings::SingleElimination(_) | StageSettings::DoubleElimination(_) => {
@@ -1106,6 +1229,55 @@ impl Run {
             match_id: match_id.to_owned(),
             by,
             games,
+        })
+    }
+
+    /// An organizer's entry (or correction) of a free-for-all lobby's finishes, in the
+    /// lobby's order, with the opponents each eliminated (empty: not recorded).
+    pub fn report_lobby(
+        &self,
+        match_id: &str,
+        finish: &[u32],
+        eliminations: &[u32],
+    ) -> Result<Fact, RunError> {
+        let (stage, round, played) = self
+            .find_match(match_id)
+            .ok_or_else(|| RunError::UnknownMatch(match_id.to_owned()))?;
+        let Some(mut event) = self.free_for_all_event(stage)? else {
+            return Err(RunError::BadSettings {
+                field: "finish".into(),
+                problem: "a one-on-one match's result is its games: send `games`".into(),
+            });
+        };
+        let result = LobbyResult {
+            lobby: played
+                .paired
+                .players
+                .iter()
+                .map(|p| PlayerId(p.clone()))
+                .collect(),
+            finish: finish.to_vec(),
+            eliminations: eliminations.to_vec(),
+        };
+        result.validate().map_err(|err| RunError::BadSettings {
+            field: "finish".into(),
+            problem: err.to_string(),
+        })?;
+        // The stage with this result in place must still read (a corrected Threshold Win
+        // lobby may not have played on after its new winner).
+        let at = round - 1;
+        if let Some(lobbies) = event.matches.get_mut(at) {
+            lobbies.retain(|other| other.lobby != result.lobby);
+            lobbies.push(result);
+        }
+        event.validate().map_err(|err| RunError::BadSettings {
+            field: "finish".into(),
+            problem: err.to_string(),
+        })?;
+        Ok(Fact::LobbyReported {
+            match_id: match_id.to_owned(),
+            finish: finish.to_vec(),
+            eliminations: eliminations.to_vec(),
         })
     }
 
@@ -1251,6 +1423,18 @@ fn reporter(by: ReportedBy) -> Reporter {
         ReportedBy::Second => Reporter::Player(1),
         ReportedBy::Organizer => Reporter::Organizer,
     }
+}
+
+/// Lobby 1 is A, 27 is AA.
+fn lobby_letter(lobby: usize) -> String {
+    let mut n = lobby;
+    let mut letters = Vec::new();
+    while n > 0 {
+        let rest = (n - 1) % 26;
+        letters.push(char::from(b'A' + u8::try_from(rest).unwrap_or(0)));
+        n = (n - 1) / 26;
+    }
+    letters.iter().rev().collect()
 }
 
 /// Who won: 0, 1, or `None` for a draw.

@@ -407,3 +407,104 @@ fn the_waitlist_moves_up_and_check_in_decides_who_is_paired() {
     apply(run.start(), &mut run);
     assert_eq!(run.stages[0].players, vec![ids[1].clone(), ids[2].clone()]);
 }
+
+/// A one-stage free-for-all event of `names` (guests), started.
+fn free_for_all(format: Format, names: &[&str]) -> (Run, Vec<String>) {
+    let fact = created(
+        CreateInput {
+            game: Game::Riftbound,
+            name: "Pods".into(),
+            stages: vec![StageInput {
+                format,
+                settings: Map::new(),
+            }],
+            rules: vec![],
+            cut_tiebreaker: CutTiebreaker::BetterSeed,
+            max_participants: None,
+            check_in: false,
+            seed: 3,
+        },
+        organizer(),
+    )
+    .expect("created");
+    let mut run = Run::new("t_ffa", &fact).expect("folds");
+    let ids = names
+        .iter()
+        .map(|name| {
+            let id = run.next_registration_id();
+            apply(run.register(None, name), &mut run);
+            id
+        })
+        .collect();
+    apply(run.start(), &mut run);
+    (run, ids)
+}
+
+#[test]
+fn the_guides_threshold_win_pod_is_won_by_ben_in_match_4() {
+    let names = ["Ana", "Ben", "Cam", "Dee"];
+    let (mut run, ids) = free_for_all(Format::ThresholdWin, &names);
+    let by_name: std::collections::HashMap<&str, &String> = names.iter().copied().zip(&ids).collect();
+    // The page's table: each match's finish of Ana, Ben, Cam, Dee.
+    let table = [[1, 2, 3, 4], [2, 1, 3, 4], [2, 3, 1, 4], [2, 1, 3, 4]];
+    for (at, finishes) in table.iter().enumerate() {
+        apply(run.pair(), &mut run);
+        let lobby = run.stages[0].rounds[at].matches[0].clone();
+        assert_eq!(lobby.paired.players.len(), 4);
+        assert_eq!(lobby.paired.label.as_deref(), Some("lobby A"));
+        let finish: Vec<u32> = lobby
+            .paired
+            .players
+            .iter()
+            .map(|id| {
+                let name = names
+                    .iter()
+                    .position(|name| by_name[name] == id)
+                    .expect("a player of the pod");
+                finishes[name]
+            })
+            .collect();
+        assert!(matches!(
+            run.report(&lobby.paired.id, ReportedBy::Organizer, [2, 0]),
+            Err(RunError::BadSettings { .. })
+        ));
+        apply(run.report_lobby(&lobby.paired.id, &finish, &[]), &mut run);
+    }
+    assert_eq!(run.pair(), Err(RunError::StageComplete(1)));
+    let (table, lobbies) = run.free_for_all_standings(0).expect("reads").expect("free-for-all");
+    assert_eq!(lobbies[0].winner.as_ref().map(|w| w.player.0.clone()), Some(ids[1].clone()));
+    assert_eq!(table[0].points.value(), 9.0);
+    let (event, stage) = run.export(0).expect("exports");
+    assert_eq!(event["format"], json!("threshold_win"));
+    assert_eq!(stage, json!({"format": "threshold_win", "seed": 3}));
+    match apply(run.advance(), &mut run) {
+        Fact::Finished { placements } => assert_eq!(placements.len(), 4),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn cumulative_points_plays_its_matches_in_balanced_lobbies() {
+    let names: Vec<String> = (1..=10).map(|n| format!("p{n}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (mut run, _) = free_for_all(Format::CumulativePoints, &names);
+    for _ in 0..3 {
+        apply(run.pair(), &mut run);
+        let round = run.stages[0].rounds.last().expect("a match").clone();
+        let mut sizes: Vec<usize> = round.matches.iter().map(|m| m.paired.players.len()).collect();
+        sizes.sort_unstable();
+        assert_eq!(sizes, [3, 3, 4], "10 players in lobbies of at most 4");
+        assert_eq!(
+            run.pair(),
+            Err(RunError::RoundNotComplete { round: round.number, open: 3 })
+        );
+        for lobby in &round.matches {
+            let finish: Vec<u32> = (1..=u32::try_from(lobby.paired.players.len()).expect("small")).collect();
+            assert!(run.report_lobby(&lobby.paired.id, &[1, 1], &[]).is_err(), "one finish per player");
+            apply(run.report_lobby(&lobby.paired.id, &finish, &[]), &mut run);
+        }
+    }
+    assert_eq!(run.pair(), Err(RunError::StageComplete(1)));
+    let standings = run.standings(0).expect("standings");
+    assert_eq!(standings.standings.len(), 10);
+}
