@@ -20,7 +20,6 @@
 //! `{"error": {"code", "message"}}` on stdout (`invalid_event`, `invalid_stage` or
 //! `cannot_pair`), the message on stderr, and exits 1.
 
-mod create_body;
 mod server;
 
 use std::io::Read as _;

@@ -33,4 +33,5 @@ mod serve;
 mod support;
 mod templates;
 mod tournament_cli;
+mod tournament_server_cli;
 mod tournaments_gateway;

@@ -90,7 +90,12 @@ async fn report_all(service: &Tournaments, run: &Run) -> Arc<Run> {
     for played in round.matches.iter().filter(|m| !m.paired.bye) {
         last = Some(
             service
-                .report(&organizer, &run.id, &played.paired.id, &Reported::Games([2, 1]))
+                .report(
+                    &organizer,
+                    &run.id,
+                    &played.paired.id,
+                    &Reported::Games([2, 1]),
+                )
                 .await
                 .expect("reported"),
         );

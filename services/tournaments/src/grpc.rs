@@ -676,7 +676,11 @@ impl TournamentService for Api {
                 eliminations: request.eliminations,
             }
         } else {
-            return Err(bad("games", "give `games` (a match) or `finish` (a lobby), not both").into());
+            return Err(bad(
+                "games",
+                "give `games` (a match) or `finish` (a lobby), not both",
+            )
+            .into());
         };
         let run = self
             .tournaments

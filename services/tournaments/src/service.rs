@@ -519,9 +519,7 @@ impl Tournaments {
                     } => {
                         // A lobby's finishes are the organizers' to enter.
                         if organizer(caller, run).is_err() {
-                            return Err(Error::NotYours(
-                                "an organizer enters a lobby's finishes",
-                            ));
+                            return Err(Error::NotYours("an organizer enters a lobby's finishes"));
                         }
                         return Ok(run.report_lobby(match_id, finish, eliminations)?);
                     }
@@ -676,9 +674,7 @@ fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Pu
             events
         }
         Fact::LobbyReported {
-            match_id,
-            finish,
-            ..
+            match_id, finish, ..
         } => {
             let Some((stage, round, _)) = after.find_match(match_id) else {
                 return Vec::new();

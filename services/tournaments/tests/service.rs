@@ -123,11 +123,21 @@ async fn a_round_is_played_and_a_second_service_folds_the_same_state(database: T
             panic!("three matches of two")
         };
         first
-            .report(&player_of(&run, a), &run.id, &played.paired.id, &Reported::Games([2, 1]))
+            .report(
+                &player_of(&run, a),
+                &run.id,
+                &played.paired.id,
+                &Reported::Games([2, 1]),
+            )
             .await
             .expect("reported");
         first
-            .report(&player_of(&run, b), &run.id, &played.paired.id, &Reported::Games([2, 1]))
+            .report(
+                &player_of(&run, b),
+                &run.id,
+                &played.paired.id,
+                &Reported::Games([2, 1]),
+            )
             .await
             .expect("confirmed");
     }
@@ -175,7 +185,11 @@ async fn both_players_and_the_organizer_reporting_at_once_leave_one_consistent_r
         let service = service.clone();
         let id = id.clone();
         let match_id = match_id.clone();
-        tokio::spawn(async move { service.report(&caller, &id, &match_id, &Reported::Games(games)).await })
+        tokio::spawn(async move {
+            service
+                .report(&caller, &id, &match_id, &Reported::Games(games))
+                .await
+        })
     });
     let mut answers = Vec::new();
     for task in tasks {
@@ -304,7 +318,12 @@ async fn a_correction_after_the_next_round_was_paired_recomputes_the_standings(
     let before = service.get(&organizer, &id).await.expect("read");
     assert_eq!(points(&before, &winner), 3.0);
     let after = service
-        .report(&organizer, &id, &first_round.matches[0].paired.id, &Reported::Games([0, 2]))
+        .report(
+            &organizer,
+            &id,
+            &first_round.matches[0].paired.id,
+            &Reported::Games([0, 2]),
+        )
         .await
         .expect("corrected");
     assert_eq!(points(&after, &winner), 0.0);
@@ -345,7 +364,12 @@ async fn the_ownership_rule_decides_who_runs_the_event_and_who_reports(database:
     assert_eq!(
         denied(
             service
-                .report(&player_of(&run, &outsider), &id, &played.paired.id, &Reported::Games([2, 0]))
+                .report(
+                    &player_of(&run, &outsider),
+                    &id,
+                    &played.paired.id,
+                    &Reported::Games([2, 0])
+                )
                 .await
         ),
         Code::PermissionDenied

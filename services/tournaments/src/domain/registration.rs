@@ -125,7 +125,9 @@ impl Roster {
 
     /// Returns the registration `id`.
     pub fn get(&self, id: &str) -> Option<&Registration> {
-        self.index.get(id).and_then(|&at| self.registrations.get(at))
+        self.index
+            .get(id)
+            .and_then(|&at| self.registrations.get(at))
     }
 
     /// Signs up `account` (or a guest, `None`) as `display_name` with the id `id`: a place

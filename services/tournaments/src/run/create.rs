@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 use super::RunError;
 use super::fact::{Fact, Organizer, StageRecord};
 use crate::domain::defaults::{Format, FreeForAllSettings, Game, GameDefaults, SeedingMethod};
-use crate::domain::free_for_all::FreeForAllEvent;
 use crate::domain::elimination::EliminationSettings;
+use crate::domain::free_for_all::FreeForAllEvent;
 use crate::domain::round_robin;
 use crate::domain::settings::ScoringSettings;
 use crate::domain::stages::{AdvancementRule, CutTiebreaker, StagePlan, TournamentPlan};
@@ -194,10 +194,13 @@ fn free_for_all_record(
     given: Map<String, Value>,
     round_minutes: u32,
 ) -> Result<StageRecord, RunError> {
-    let base = defaults.free_for_all.clone().ok_or_else(|| RunError::BadSettings {
-        field: format!("stages[{index}].format"),
-        problem: format!("`{format}` is not offered here"),
-    })?;
+    let base = defaults
+        .free_for_all
+        .clone()
+        .ok_or_else(|| RunError::BadSettings {
+            field: format!("stages[{index}].format"),
+            problem: format!("`{format}` is not offered here"),
+        })?;
     let mut merged = object_of(&base);
     merged.extend(given);
     let settings: FreeForAllSettings =

@@ -444,7 +444,8 @@ fn free_for_all(format: Format, names: &[&str]) -> (Run, Vec<String>) {
 fn the_guides_threshold_win_pod_is_won_by_ben_in_match_4() {
     let names = ["Ana", "Ben", "Cam", "Dee"];
     let (mut run, ids) = free_for_all(Format::ThresholdWin, &names);
-    let by_name: std::collections::HashMap<&str, &String> = names.iter().copied().zip(&ids).collect();
+    let by_name: std::collections::HashMap<&str, &String> =
+        names.iter().copied().zip(&ids).collect();
     // The page's table: each match's finish of Ana, Ben, Cam, Dee.
     let table = [[1, 2, 3, 4], [2, 1, 3, 4], [2, 3, 1, 4], [2, 1, 3, 4]];
     for (at, finishes) in table.iter().enumerate() {
@@ -471,8 +472,14 @@ fn the_guides_threshold_win_pod_is_won_by_ben_in_match_4() {
         apply(run.report_lobby(&lobby.paired.id, &finish, &[]), &mut run);
     }
     assert_eq!(run.pair(), Err(RunError::StageComplete(1)));
-    let (table, lobbies) = run.free_for_all_standings(0).expect("reads").expect("free-for-all");
-    assert_eq!(lobbies[0].winner.as_ref().map(|w| w.player.0.clone()), Some(ids[1].clone()));
+    let (table, lobbies) = run
+        .free_for_all_standings(0)
+        .expect("reads")
+        .expect("free-for-all");
+    assert_eq!(
+        lobbies[0].winner.as_ref().map(|w| w.player.0.clone()),
+        Some(ids[1].clone())
+    );
     assert_eq!(table[0].points.value(), 9.0);
     let (event, stage) = run.export(0).expect("exports");
     assert_eq!(event["format"], json!("threshold_win"));
@@ -491,16 +498,27 @@ fn cumulative_points_plays_its_matches_in_balanced_lobbies() {
     for _ in 0..3 {
         apply(run.pair(), &mut run);
         let round = run.stages[0].rounds.last().expect("a match").clone();
-        let mut sizes: Vec<usize> = round.matches.iter().map(|m| m.paired.players.len()).collect();
+        let mut sizes: Vec<usize> = round
+            .matches
+            .iter()
+            .map(|m| m.paired.players.len())
+            .collect();
         sizes.sort_unstable();
         assert_eq!(sizes, [3, 3, 4], "10 players in lobbies of at most 4");
         assert_eq!(
             run.pair(),
-            Err(RunError::RoundNotComplete { round: round.number, open: 3 })
+            Err(RunError::RoundNotComplete {
+                round: round.number,
+                open: 3
+            })
         );
         for lobby in &round.matches {
-            let finish: Vec<u32> = (1..=u32::try_from(lobby.paired.players.len()).expect("small")).collect();
-            assert!(run.report_lobby(&lobby.paired.id, &[1, 1], &[]).is_err(), "one finish per player");
+            let finish: Vec<u32> =
+                (1..=u32::try_from(lobby.paired.players.len()).expect("small")).collect();
+            assert!(
+                run.report_lobby(&lobby.paired.id, &[1, 1], &[]).is_err(),
+                "one finish per player"
+            );
             apply(run.report_lobby(&lobby.paired.id, &finish, &[]), &mut run);
         }
     }
