@@ -121,19 +121,27 @@ pub enum TournamentCommand {
         #[command(flatten)]
         connection: Connection,
     },
-    /// Reports a match's result: the games won by its players[0] and players[1]. A player's
-    /// report waits for the opponent's confirmation; an organizer's is final. Prints {"match"}.
+    /// Reports a match's result: the games won by its players[0] and players[1] (or, for a
+    /// free-for-all lobby, `--finish` with each player's finish). A player's report waits for
+    /// the opponent's confirmation; an organizer's is final. Prints {"match"}.
     Report {
         /// The tournament.
         id: String,
         /// The match.
         match_id: String,
         /// Games won by the match's players[0].
-        #[arg(value_name = "A")]
-        games_a: u32,
+        #[arg(value_name = "A", required_unless_present = "finish")]
+        games_a: Option<u32>,
         /// Games won by the match's players[1].
-        #[arg(value_name = "B")]
-        games_b: u32,
+        #[arg(value_name = "B", required_unless_present = "finish")]
+        games_b: Option<u32>,
+        /// A free-for-all lobby (organizers): each player's finish from 1, in the lobby's
+        /// order, comma-separated (`1,2,2,4`).
+        #[arg(long, value_delimiter = ',', conflicts_with_all = ["games_a", "games_b"])]
+        finish: Vec<u32>,
+        /// With `--finish`: the opponents each player eliminated, comma-separated.
+        #[arg(long, value_delimiter = ',', requires = "finish")]
+        eliminations: Vec<u32>,
         #[command(flatten)]
         connection: Connection,
     },

@@ -341,14 +341,20 @@ pub fn match_(played: &pb::Match) -> Value {
         out.insert("label".into(), json!(label));
     }
     if let Some(result) = &played.result {
-        out.insert(
-            "result".into(),
-            json!({
-                "games": result.games,
-                "state": result.state,
-                "corrections": result.corrections,
-            }),
-        );
+        // A one-on-one match's games, or a free-for-all lobby's finishes (and eliminations,
+        // when recorded), in `players` order.
+        let mut written = Map::new();
+        if result.finish.is_empty() {
+            written.insert("games".into(), json!(result.games));
+        } else {
+            written.insert("finish".into(), json!(result.finish));
+            if !result.eliminations.is_empty() {
+                written.insert("eliminations".into(), json!(result.eliminations));
+            }
+        }
+        written.insert("state".into(), json!(result.state));
+        written.insert("corrections".into(), json!(result.corrections));
+        out.insert("result".into(), Value::Object(written));
     }
     if let Some(left) = played.time_left_ms {
         out.insert("timeLeftMs".into(), json!(left));
@@ -379,6 +385,17 @@ pub fn round(round: &pb::Round) -> Value {
 /// losses, draws], "tiebreakers": {name: value}, "matchWinPercentage", "dropped"}`, the
 /// tiebreakers in the stage's order.
 pub fn standing(standing: &pb::Standing) -> Value {
+    if standing.record.is_empty() && standing.tiebreakers.is_empty() {
+        // A free-for-all stage: points over its matches, nothing else.
+        return json!({
+            "rank": standing.rank,
+            "player": standing.player,
+            "displayName": standing.display_name,
+            "points": standing.points,
+            "matches": standing.matches,
+            "dropped": standing.dropped,
+        });
+    }
     // In the stage's order: the map keeps insertion order (serde_json's `preserve_order`).
     let tiebreakers: Map<String, Value> = standing
         .tiebreakers
@@ -431,10 +448,39 @@ pub fn match_answer(response: &pb::MatchResponse) -> Value {
 
 /// `{"stage", "standings": [standing]}`: a stage's standings from the results so far.
 pub fn standings_answer(response: &pb::StandingsResponse) -> Value {
-    json!({
-        "stage": response.stage,
-        "standings": response.standings.iter().map(standing).collect::<Vec<_>>(),
-    })
+    let mut out = Map::new();
+    out.insert("stage".into(), json!(response.stage));
+    out.insert(
+        "standings".into(),
+        Value::Array(response.standings.iter().map(standing).collect()),
+    );
+    if !response.lobbies.is_empty() {
+        // Threshold Win: each lobby, and its winner once it has one.
+        let lobbies = response
+            .lobbies
+            .iter()
+            .map(|lobby| {
+                let mut shown = Map::new();
+                shown.insert("lobby".into(), json!(lobby.lobby));
+                shown.insert("players".into(), json!(lobby.players));
+                shown.insert("matchesPlayed".into(), json!(lobby.matches_played));
+                if let Some(winner) = &lobby.winner {
+                    shown.insert(
+                        "winner".into(),
+                        json!({
+                            "player": winner,
+                            "match": lobby.won_in_match,
+                            "points": lobby.points,
+                            "decidedBy": lobby.decided_by,
+                        }),
+                    );
+                }
+                Value::Object(shown)
+            })
+            .collect();
+        out.insert("lobbies".into(), Value::Array(lobbies));
+    }
+    Value::Object(out)
 }
 
 /// `{"event", "stage"}`: a stage as the offline tool reads it, its event file and its stage

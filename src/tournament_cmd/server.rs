@@ -78,17 +78,17 @@ async fn answer_json(command: TournamentCommand) -> Result<serde_json::Value, Re
             match_id,
             games_a,
             games_b,
+            finish,
+            eliminations,
             connection,
         } => Ok(tournaments_json::match_answer(
             &client(&connection)?
                 .report_result(pb::ReportResultRequest {
                     id,
                     match_id,
-                    games: vec![games_a, games_b],
-                    // TODO(cli): a free-for-all lobby's finishes; `report` takes a one-on-one
-                    // match's games, as the HTTP API does.
-                    finish: Vec::new(),
-                    eliminations: Vec::new(),
+                    games: games_a.into_iter().chain(games_b).collect(),
+                    finish,
+                    eliminations,
                 })
                 .await?,
         )),

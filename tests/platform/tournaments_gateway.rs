@@ -962,3 +962,96 @@ async fn the_ownership_matrix_of_a_tournament() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["registration"]["state"], "registered");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_guides_threshold_win_pod_played_through_the_service() {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (platform.api.as_str(), reqwest::Client::new());
+    let organizer = session(&client, api, "pod-org").await;
+    let tournament = create(
+        &client,
+        api,
+        "riftbound",
+        &organizer,
+        json!({"name": "Pod", "stages": [{"format": "threshold_win"}]}),
+    )
+    .await;
+    let settings = &tournament["stages"][0]["settings"];
+    assert_eq!(settings["points_to_win"], 6.0);
+    assert_eq!(settings["players_per_lobby"], 4);
+    let event = Event {
+        api,
+        client: client.clone(),
+        organizer: organizer.clone(),
+        id: tournament["id"].as_str().expect("id").to_owned(),
+    };
+    let mut ids = HashMap::new();
+    for name in ["Ana", "Ben", "Cam", "Dee"] {
+        ids.insert(event.guest(name).await, name);
+    }
+    event.post(":start", &organizer, json!({})).await;
+    // The page's table: each match's finish of Ana, Ben, Cam, Dee.
+    let table = [
+        [("Ana", 1), ("Ben", 2), ("Cam", 3), ("Dee", 4)],
+        [("Ana", 2), ("Ben", 1), ("Cam", 3), ("Dee", 4)],
+        [("Ana", 2), ("Ben", 3), ("Cam", 1), ("Dee", 4)],
+        [("Ana", 2), ("Ben", 1), ("Cam", 3), ("Dee", 4)],
+    ];
+    for finishes in table {
+        let round = event.pair().await;
+        let lobby = &round["matches"][0];
+        assert_eq!(lobby["label"], "lobby A");
+        let finish: Vec<u32> = lobby["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .map(|id| {
+                let name = ids[id.as_str().expect("id")];
+                finishes
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .expect("in the pod")
+                    .1
+            })
+            .collect();
+        let id = lobby["id"].as_str().expect("id");
+        let (status, body) = event
+            .post(
+                &format!("/matches/{id}:report"),
+                &organizer,
+                json!({"games": [2, 0]}),
+            )
+            .await;
+        assert_eq!(status, 400, "a lobby takes finishes: {body}");
+        let reported = event
+            .post(
+                &format!("/matches/{id}:report"),
+                &organizer,
+                json!({"finish": finish}),
+            )
+            .await;
+        assert_eq!(reported.0, 200, "{}", reported.1);
+        assert_eq!(reported.1["match"]["result"]["finish"], json!(finish));
+        assert_eq!(reported.1["match"]["result"]["state"], "final");
+    }
+    let (status, body) = event.post("/rounds", &organizer, json!({})).await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"]["code"], "stage_complete");
+    let standings = event.get("/standings").await;
+    let winner = &standings["lobbies"][0]["winner"];
+    assert_eq!(ids[winner["player"].as_str().expect("a winner")], "Ben");
+    assert_eq!(winner["match"], 4);
+    assert_eq!(winner["points"], 9.0);
+    assert_eq!(standings["standings"][0]["matches"], 4);
+    // The exported stage is the offline tool's free-for-all event: the same standings.
+    let export = event.get("/stages/1:export").await;
+    let offline_table = offline(&["tournament", "standings"], &export["event"].to_string());
+    let offline_winner = offline_table.to_string();
+    assert!(
+        offline_winner.contains(winner["player"].as_str().expect("id")),
+        "{offline_table}"
+    );
+    let (status, finished) = event.post(":advance", &organizer, json!({})).await;
+    assert_eq!(status, 200, "{finished}");
+    assert_eq!(finished["tournament"]["state"], "finished");
+}

@@ -149,8 +149,15 @@ pub struct ManualPairingBody {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReportResultBody {
-    /// Games won by `players[0]` and `players[1]`.
+    /// Games won by `players[0]` and `players[1]` (a one-on-one match).
+    #[serde(default)]
     games: Vec<u32>,
+    /// A free-for-all lobby (organizers): each player's finish from 1, in `players` order.
+    #[serde(default)]
+    finish: Vec<u32>,
+    /// With `finish`: the opponents each player eliminated (optional).
+    #[serde(default)]
+    eliminations: Vec<u32>,
 }
 
 /// The body of `:extend`.
@@ -619,7 +626,7 @@ async fn round(
 /// `:report` (a player reports their match and the opponent confirms; an organizer enters or
 /// corrects a result) and `:extend` (organizers: more time for one match of the current round).
 #[utoipa::path(post, path = "/api/v1/tournaments/{id}/matches/{match}:{action}", tag = "tournaments",
-    request_body(content = ReportResultBody, description = "`:report`: `{\"games\": [a, b]}`; `:extend`: `{\"minutes\"}` (`ExtendMatchBody`)"),
+    request_body(content = ReportResultBody, description = "`:report`: `{\"games\": [a, b]}`, or a free-for-all lobby's `{\"finish\": [...], \"eliminations\"?: [...]}`; `:extend`: `{\"minutes\"}` (`ExtendMatchBody`)"),
     security(("bearer" = [])),
     params(("id" = String, Path, description = "The tournament's id"),
            ("match" = String, Path, description = "The match's id"),
@@ -639,16 +646,15 @@ async fn act_on_match(
     let tournaments = calls.tournaments()?;
     match action {
         "report" => {
-            let body: ReportResultBody = json_body(&body, "{\"games\": [a, b]}")?;
+            let body: ReportResultBody =
+                json_body(&body, "{\"games\": [a, b]} or {\"finish\": [...]}")?;
             let response = tournaments
                 .report_result(pb::ReportResultRequest {
                     id,
                     match_id,
                     games: body.games,
-                    // TODO(gateway): a free-for-all lobby's finishes; the route takes a
-                    // one-on-one match's games only, as the API documents it today.
-                    finish: Vec::new(),
-                    eliminations: Vec::new(),
+                    finish: body.finish,
+                    eliminations: body.eliminations,
                 })
                 .await?;
             Ok(Json(tournaments_json::match_answer(&response)))
