@@ -44,8 +44,58 @@ const MAX_FOLDED: usize = 512;
 /// The most tournaments a listing returns.
 pub const LIST_LIMIT: u32 = 100;
 
+/// The live events a tournament's folded state keeps for its watchers.
+const FEED_EVENTS: usize = 4096;
+
+/// One tournament as this process has folded it: its state and the live events of its latest
+/// facts, shared by every operation and every watcher.
+#[derive(Debug)]
+struct Folded {
+    /// The state after the last fact folded.
+    run: Arc<Run>,
+    /// The events of every fact from `feed_start` on, in order.
+    feed: std::collections::VecDeque<Published>,
+    /// The first fact whose events the feed holds.
+    feed_start: u64,
+}
+
+impl Folded {
+    /// Folds the fact numbered `seq` and keeps its events (at most `keep`).
+    fn apply(&mut self, seq: u64, fact: &Fact, keep: usize) {
+        let counted_before = decided_games(&self.run, fact);
+        Arc::make_mut(&mut self.run).apply(seq, fact);
+        self.feed
+            .extend(events_of(counted_before, &self.run, seq, fact));
+        // Trimmed a whole fact at a time, so the feed holds every event of each fact it has.
+        while self.feed.len() > keep {
+            let Some(first) = self.feed.pop_front() else {
+                break;
+            };
+            while self
+                .feed
+                .front()
+                .is_some_and(|event| event.seq == first.seq)
+            {
+                self.feed.pop_front();
+            }
+            self.feed_start = first.seq + 1;
+        }
+    }
+
+    /// The events after fact `after`, if the feed still holds all of them.
+    fn events_after(&self, after: u64) -> Option<Vec<Published>> {
+        (after + 1 >= self.feed_start).then(|| {
+            self.feed
+                .iter()
+                .filter(|event| event.seq > after)
+                .cloned()
+                .collect()
+        })
+    }
+}
+
 /// One tournament's folded state, shared by the operations on it.
-type Slot = Arc<tokio::sync::Mutex<Option<Arc<Run>>>>;
+type Slot = Arc<tokio::sync::Mutex<Option<Folded>>>;
 
 /// A change to registration: what `ChangeRegistration` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +156,8 @@ pub struct Tournaments {
     accounts: Option<AccountsClient>,
     slots: Arc<Mutex<HashMap<String, Slot>>>,
     published: broadcast::Sender<(String, u64)>,
+    /// The live events kept per folded tournament.
+    feed_events: usize,
 }
 
 impl Tournaments {
@@ -116,7 +168,16 @@ impl Tournaments {
             accounts,
             slots: Arc::new(Mutex::new(HashMap::new())),
             published: broadcast::channel(1024).0,
+            feed_events: FEED_EVENTS,
         }
+    }
+
+    /// This service keeping `events` live events per tournament (at least 1) instead of
+    /// the default: watchers resuming from further back fold the log themselves.
+    #[must_use]
+    pub fn with_feed_events(mut self, events: usize) -> Self {
+        self.feed_events = events.max(1);
+        self
     }
 
     fn slot(&self, id: &str) -> Slot {
@@ -140,17 +201,22 @@ impl Tournaments {
     }
 
     /// Folds the facts appended since `state` was folded.
-    async fn catch_up(&self, id: &str, state: &mut Option<Arc<Run>>) -> Result<(), Error> {
-        let after = state.as_ref().map_or(0, |run| run.seq);
+    async fn catch_up(&self, id: &str, state: &mut Option<Folded>) -> Result<(), Error> {
+        let after = state.as_ref().map_or(0, |folded| folded.run.seq);
         for (seq, fact) in self.store.facts_after(id, after).await? {
             match state {
                 None => {
                     let run = Run::new(id, &fact).ok_or(Error::Corrupt {
                         what: "tournament creation",
                     })?;
-                    *state = Some(Arc::new(run));
+                    let feed = events_of(None, &run, seq, &fact).into();
+                    *state = Some(Folded {
+                        run: Arc::new(run),
+                        feed,
+                        feed_start: seq,
+                    });
                 }
-                Some(run) => Arc::make_mut(run).apply(seq, &fact),
+                Some(folded) => folded.apply(seq, &fact, self.feed_events),
             }
         }
         Ok(())
@@ -168,7 +234,7 @@ impl Tournaments {
         let slot = self.slot(id);
         let mut state = slot.lock().await;
         self.catch_up(id, &mut state).await?;
-        let Some(run) = state.clone() else {
+        let Some(run) = state.as_ref().map(|folded| folded.run.clone()) else {
             drop(state);
             self.forget(id);
             return Err(not_found());
@@ -209,7 +275,7 @@ impl Tournaments {
         let mut state = slot.lock().await;
         for _ in 0..MAX_ATTEMPTS {
             self.catch_up(id, &mut state).await?;
-            let Some(run) = state.as_ref() else {
+            let Some(run) = state.as_ref().map(|folded| &folded.run) else {
                 drop(state);
                 self.forget(id);
                 return Err(Error::Denied {
@@ -231,11 +297,12 @@ impl Tournaments {
                 .await?
             {
                 Appended::Done => {
-                    if let Some(run) = state.as_mut() {
-                        Arc::make_mut(run).apply(seq, &fact);
-                    }
+                    let folded = state
+                        .as_mut()
+                        .ok_or(Error::Corrupt { what: "tournament" })?;
+                    folded.apply(seq, &fact, self.feed_events);
+                    let run = folded.run.clone();
                     let _ = self.published.send((id.to_owned(), seq));
-                    let run = state.clone().ok_or(Error::Corrupt { what: "tournament" })?;
                     return Ok((run, fact));
                 }
                 Appended::Conflict => continue,
@@ -550,8 +617,10 @@ impl Tournaments {
     }
 
     /// The live events of tournament `id` after fact `after`, as they happen, into `sink`
-    /// until it closes. Events are folded from the log by this watcher alone, so each one
-    /// describes the state right after its fact.
+    /// until it closes. Watchers share the tournament's folded state and its feed of recent
+    /// events: a fact appended in this process wakes them with nothing to read from the
+    /// database; every `WATCH_POLL` they also read what other replicas appended. A watcher
+    /// resuming from further back than the feed holds folds the log itself up to the feed.
     pub async fn watch(
         &self,
         caller: &Caller,
@@ -564,42 +633,94 @@ impl Tournaments {
         let service = self.clone();
         let id = id.to_owned();
         tokio::spawn(async move {
-            let mut run: Option<Run> = None;
-            let mut last = 0_u64;
+            let mut last = after;
+            let mut read_log = false;
             loop {
-                let facts = match service.store.facts_after(&id, last).await {
-                    Ok(facts) => facts,
+                let events = match service.events_after(&id, last, read_log).await {
+                    Ok(events) => events,
                     Err(err) => {
                         let _ = sink.send(Err(err)).await;
                         return;
                     }
                 };
-                for (seq, fact) in facts {
-                    let before = run.clone();
-                    match &mut run {
-                        None => run = Run::new(&id, &fact),
-                        Some(state) => state.apply(seq, &fact),
-                    }
-                    last = seq;
-                    if seq <= after {
-                        continue;
-                    }
-                    let Some(state) = &run else { return };
-                    for event in events_of(before.as_ref(), state, seq, &fact) {
-                        if sink.send(Ok(event)).await.is_err() {
-                            return;
-                        }
+                for event in events {
+                    last = event.seq;
+                    if sink.send(Ok(event)).await.is_err() {
+                        return;
                     }
                 }
-                tokio::select! {
-                    () = sink.closed() => return,
-                    _ = published.recv() => {}
-                    () = tokio::time::sleep(WATCH_POLL) => {}
-                }
+                let poll = tokio::time::Instant::now() + WATCH_POLL;
+                read_log = loop {
+                    tokio::select! {
+                        () = sink.closed() => return,
+                        woken = published.recv() => match woken {
+                            // Another tournament's fact: nothing new here.
+                            Ok((other, _)) if other != id => {}
+                            Ok(_) => break false,
+                            // Missed notices: read the log to be sure.
+                            Err(_) => break true,
+                        },
+                        () = tokio::time::sleep_until(poll) => break true,
+                    }
+                };
             }
         });
         Ok(())
     }
+
+    /// The events of tournament `id` after fact `after`: from the shared feed (after reading
+    /// the log when `read_log`), or, when the feed no longer reaches back that far, by folding
+    /// the log up to where the feed starts.
+    async fn events_after(
+        &self,
+        id: &str,
+        after: u64,
+        read_log: bool,
+    ) -> Result<Vec<Published>, Error> {
+        let slot = self.slot(id);
+        let mut state = slot.lock().await;
+        if read_log || state.is_none() {
+            self.catch_up(id, &mut state).await?;
+        }
+        let Some(folded) = state.as_ref() else {
+            return Ok(Vec::new());
+        };
+        if let Some(events) = folded.events_after(after) {
+            return Ok(events);
+        }
+        let feed_start = folded.feed_start;
+        drop(state);
+        let mut run: Option<Run> = None;
+        let mut events = Vec::new();
+        for (seq, fact) in self.store.facts_after(id, 0).await? {
+            if seq >= feed_start {
+                break;
+            }
+            let counted_before = run.as_ref().and_then(|run| decided_games(run, &fact));
+            match &mut run {
+                None => run = Run::new(id, &fact),
+                Some(state) => state.apply(seq, &fact),
+            }
+            if let Some(state) = &run
+                && seq > after
+            {
+                events.extend(events_of(counted_before, state, seq, &fact));
+            }
+        }
+        Ok(events)
+    }
+}
+
+/// The games a result fact's match counted before it (a decided result's), for telling
+/// whether the fact changed the standings.
+fn decided_games(run: &Run, fact: &Fact) -> Option<[u32; 2]> {
+    let Fact::ResultReported { match_id, .. } = fact else {
+        return None;
+    };
+    run.find_match(match_id)
+        .and_then(|(_, _, played)| played.result.as_ref())
+        .filter(|result| result.is_decided())
+        .map(|result| result.games)
 }
 
 /// A public resource owned by `account`: the rule's view of a tournament and an organizer.
@@ -626,8 +747,14 @@ pub fn organizer(caller: &Caller, run: &Run) -> Result<(), Error> {
     })
 }
 
-/// The live events of one fact, from the state before and after it.
-fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Published> {
+/// The live events of one fact, from the state after it (and, for a result, the games its
+/// match counted before).
+fn events_of(
+    counted_before: Option<[u32; 2]>,
+    after: &Run,
+    seq: u64,
+    fact: &Fact,
+) -> Vec<Published> {
     let event = |kind: &'static str, data: Value| Published { seq, kind, data };
     match fact {
         Fact::RoundPaired {
@@ -659,10 +786,6 @@ fn events_of(before: Option<&Run>, after: &Run, seq: u64, fact: &Fact) -> Vec<Pu
                 kind,
                 json!({"stage": stage + 1, "round": round, "matchId": match_id, "games": games, "state": state.name()}),
             )];
-            let was = before
-                .and_then(|run| run.find_match(match_id))
-                .and_then(|(_, _, m)| m.result.clone());
-            let counted_before = was.as_ref().filter(|r| r.is_decided()).map(|r| r.games);
             let counted_now = played
                 .result
                 .as_ref()

@@ -36,6 +36,7 @@ on_both_databases!(
     a_correction_after_the_next_round_was_paired_recomputes_the_standings,
     the_ownership_rule_decides_who_runs_the_event_and_who_reports,
     the_live_events_come_once_in_order_and_resume_after_an_id,
+    a_watcher_resuming_from_before_the_feed_gets_every_event_from_the_log,
 );
 
 fn account(id: &str) -> Caller {
@@ -465,4 +466,61 @@ async fn the_live_events_come_once_in_order_and_resume_after_an_id(database: Tes
         .expect("resumed");
     let first = resumed.recv().await.expect("open").expect("no error");
     assert_eq!((first.seq, first.kind), (from + 4, "result_reported"));
+}
+
+/// Every event of a watch from `after` until `count` arrived.
+async fn watched(
+    service: &Tournaments,
+    id: &str,
+    after: u64,
+    count: usize,
+) -> Vec<(u64, &'static str)> {
+    let (sink, mut events) = tokio::sync::mpsc::channel(256);
+    service
+        .watch(&Caller::Anonymous, id, after, sink)
+        .await
+        .expect("watching");
+    let mut seen = Vec::new();
+    while seen.len() < count {
+        let event = tokio::time::timeout(std::time::Duration::from_secs(10), events.recv())
+            .await
+            .expect("an event in time")
+            .expect("open")
+            .expect("no error");
+        seen.push((event.seq, event.kind));
+    }
+    seen
+}
+
+async fn a_watcher_resuming_from_before_the_feed_gets_every_event_from_the_log(
+    database: TestDatabase,
+) {
+    // One service keeps 3 events per tournament, the other the default.
+    let short = service(&database).await.with_feed_events(3);
+    let long = service(&database).await;
+    let run = started(&short, 4, 2).await;
+    let organizer = account("org");
+    let run = short.pair(&organizer, &run.id, &[]).await.expect("paired");
+    for played in &run.stages[0].rounds[0].matches {
+        short
+            .report(
+                &organizer,
+                &run.id,
+                &played.paired.id,
+                &Reported::Games([2, 1]),
+            )
+            .await
+            .expect("entered");
+    }
+    // created, 4 registered, started, paired, 2 × (result, standings changed).
+    let all = 1 + 4 + 1 + 1 + 4;
+    let from_short = watched(&short, &run.id, 0, all).await;
+    let from_long = watched(&long, &run.id, 0, all).await;
+    assert_eq!(from_short, from_long);
+    let seqs: Vec<u64> = from_short.iter().map(|(seq, _)| *seq).collect();
+    let mut sorted = seqs.clone();
+    sorted.sort_unstable();
+    assert_eq!(seqs, sorted, "in order");
+    assert_eq!(seqs.last(), Some(&(run.seq + 2)), "the two results after the pairing");
+    assert_eq!(from_short[0].1, "tournament_created");
 }
