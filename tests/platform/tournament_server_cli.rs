@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use crate::ownership::{send, session};
 use crate::support;
+use crate::tournaments_gateway::as_offline;
 
 /// The organizer's command line against one platform.
 struct Organizer<'a> {
@@ -54,26 +55,6 @@ async fn gateway(client: &reqwest::Client, api: &str, path: &str) -> Value {
     let (status, body) = send(client.get(format!("{api}{path}")), None).await;
     assert_eq!(status, 200, "GET {path}: {body}");
     body
-}
-
-/// The server's standings in the offline tool's shape (`player` the registration id).
-fn as_offline(standings: &Value) -> Value {
-    let rows: Vec<Value> = standings["standings"]
-        .as_array()
-        .expect("rows")
-        .iter()
-        .map(|row| {
-            json!({
-                "rank": row["rank"],
-                "player": row["player"],
-                "points": row["points"],
-                "record": row["record"],
-                "tiebreakers": row["tiebreakers"],
-                "match_win_percentage": row["matchWinPercentage"],
-            })
-        })
-        .collect();
-    json!({"standings": rows})
 }
 
 /// `advance` while round 1 is open: the service's refusal printed as `{"error"}`, its message

@@ -20,7 +20,17 @@ struct Event<'a> {
     id: String,
 }
 
-impl Event<'_> {
+impl<'a> Event<'a> {
+    /// The organizer's view of `tournament` (as created) on the platform at `api`.
+    fn of(api: &'a str, client: &reqwest::Client, organizer: &str, tournament: &Value) -> Self {
+        Event {
+            api,
+            client: client.clone(),
+            organizer: organizer.to_owned(),
+            id: tournament["id"].as_str().expect("an id").to_owned(),
+        }
+    }
+
     fn url(&self, path: &str) -> String {
         format!("{}/tournaments/{}{path}", self.api, self.id)
     }
@@ -121,7 +131,7 @@ fn offline(args: &[&str], stdin: &str) -> Value {
 }
 
 /// The service's standings in the offline tool's shape (`player` the registration id).
-fn as_offline(standings: &Value) -> Value {
+pub(crate) fn as_offline(standings: &Value) -> Value {
     let rows: Vec<Value> = standings["standings"]
         .as_array()
         .expect("rows")
@@ -200,12 +210,7 @@ async fn a_whole_event(game: &str) {
         "prior_stage"
     );
     assert_eq!(tournament["state"], "registration");
-    let event = Event {
-        api,
-        client: client.clone(),
-        organizer: organizer.clone(),
-        id: tournament["id"].as_str().expect("id").to_owned(),
-    };
+    let event = Event::of(api, &client, &organizer, &tournament);
     // One account signs itself up; the rest are walk-ins the organizer adds by name.
     let (status, mine) = event.post("/registrations", &player, json!({})).await;
     assert_eq!(status, 201, "{mine}");
@@ -397,12 +402,7 @@ async fn the_guides_worked_example_played_through_the_service_gives_its_tables()
         }),
     )
     .await;
-    let event = Event {
-        api,
-        client: client.clone(),
-        organizer: organizer.clone(),
-        id: tournament["id"].as_str().expect("id").to_owned(),
-    };
+    let event = Event::of(api, &client, &organizer, &tournament);
     let mut ids = HashMap::new();
     for name in ["Ana", "Ben", "Cam", "Dee", "Eli"] {
         ids.insert(name, event.guest(name).await);
@@ -481,12 +481,7 @@ async fn players_report_and_confirm_and_a_contradiction_goes_to_the_organizer() 
         json!({"name": "Confirm", "stages": [{"format": "swiss", "settings": {"rounds": 2}}]}),
     )
     .await;
-    let event = Event {
-        api,
-        client: client.clone(),
-        organizer: organizer.clone(),
-        id: tournament["id"].as_str().expect("id").to_owned(),
-    };
+    let event = Event::of(api, &client, &organizer, &tournament);
     let mut token_of = HashMap::new();
     for token in [&ana, &ben, &cy] {
         let (status, body) = event.post("/registrations", token, json!({})).await;
@@ -612,12 +607,7 @@ async fn a_stream_held_open_across_a_round_sees_every_event_once_in_order() {
         json!({"name": "Live", "stages": [{"format": "swiss", "settings": {"rounds": 2}}]}),
     )
     .await;
-    let event = Event {
-        api,
-        client: client.clone(),
-        organizer: organizer.clone(),
-        id: tournament["id"].as_str().expect("id").to_owned(),
-    };
+    let event = Event::of(api, &client, &organizer, &tournament);
     for n in 1..=4 {
         event.guest(&format!("P{n}")).await;
     }
@@ -707,15 +697,9 @@ async fn a_crash_mid_round_loses_nothing_reported_and_keeps_the_round() {
         json!({"name": "Crash", "stages": [{"format": "swiss", "settings": {"rounds": 3}}]}),
     )
     .await;
-    let id = tournament["id"].as_str().expect("id").to_owned();
     let round_before;
     {
-        let event = Event {
-            api: &api,
-            client: client.clone(),
-            organizer: organizer.clone(),
-            id: id.clone(),
-        };
+        let event = Event::of(&api, &client, &organizer, &tournament);
         for n in 1..=8 {
             event.guest(&format!("P{n}")).await;
         }
@@ -730,12 +714,7 @@ async fn a_crash_mid_round_loses_nothing_reported_and_keeps_the_round() {
         round_before = event.get("/rounds/1").await;
     }
     platform.crash_and_restart().await;
-    let event = Event {
-        api: &platform.api,
-        client: client.clone(),
-        organizer: organizer.clone(),
-        id,
-    };
+    let event = Event::of(&platform.api, &client, &organizer, &tournament);
     let round_after = event.get("/rounds/1").await;
     let strip_time = |round: &Value| {
         let mut round = round.clone();
@@ -771,12 +750,7 @@ async fn the_engines_refusals_and_bad_requests_have_their_codes() {
         json!({"name": "Odd bracket", "stages": [{"format": "single_elimination"}]}),
     )
     .await;
-    let event = Event {
-        api,
-        client: client.clone(),
-        organizer: organizer.clone(),
-        id: tournament["id"].as_str().expect("id").to_owned(),
-    };
+    let event = Event::of(api, &client, &organizer, &tournament);
     for n in 1..=3 {
         event.guest(&format!("P{n}")).await;
     }
@@ -979,12 +953,7 @@ async fn the_guides_threshold_win_pod_played_through_the_service() {
     let settings = &tournament["stages"][0]["settings"];
     assert_eq!(settings["points_to_win"], 6.0);
     assert_eq!(settings["players_per_lobby"], 4);
-    let event = Event {
-        api,
-        client: client.clone(),
-        organizer: organizer.clone(),
-        id: tournament["id"].as_str().expect("id").to_owned(),
-    };
+    let event = Event::of(api, &client, &organizer, &tournament);
     let mut ids = HashMap::new();
     for name in ["Ana", "Ben", "Cam", "Dee"] {
         ids.insert(event.guest(name).await, name);

@@ -521,6 +521,10 @@ async fn a_watcher_resuming_from_before_the_feed_gets_every_event_from_the_log(
     let mut sorted = seqs.clone();
     sorted.sort_unstable();
     assert_eq!(seqs, sorted, "in order");
-    assert_eq!(seqs.last(), Some(&(run.seq + 2)), "the two results after the pairing");
+    assert_eq!(
+        seqs.last(),
+        Some(&(run.seq + 2)),
+        "the two results after the pairing"
+    );
     assert_eq!(from_short[0].1, "tournament_created");
 }
