@@ -12,7 +12,9 @@ use crate::domain::elimination::EliminationSettings;
 use crate::domain::free_for_all::FreeForAllEvent;
 use crate::domain::round_robin;
 use crate::domain::settings::ScoringSettings;
-use crate::domain::stages::{AdvancementRule, CutTiebreaker, StagePlan, TournamentPlan};
+use crate::domain::stages::{
+    AdvanceMode, AdvancementRule, CutTiebreaker, StagePlan, TournamentPlan,
+};
 use crate::offline;
 
 /// The round timer's length when a stage does not set one, in minutes.
@@ -125,6 +127,15 @@ fn stage_record(game: Game, index: usize, stage: &StageInput) -> Result<StageRec
             ));
         }
     };
+    let advance_mode: AdvanceMode = match given.remove("advance_mode") {
+        None | Some(Value::Null) => AdvanceMode::default(),
+        Some(mode) => serde_json::from_value(mode).map_err(|_| {
+            bad(
+                index,
+                "setting `advance_mode` is `reset_bracket` or `continue_brackets`",
+            )
+        })?,
+    };
     for refused in ["format", "seed", "prior_stage", "early_cutoff"] {
         if given.contains_key(refused) {
             return Err(bad(
@@ -181,6 +192,7 @@ fn stage_record(game: Game, index: usize, stage: &StageInput) -> Result<StageRec
         scoring,
         round_minutes,
         allow_early_cutoff,
+        advance_mode,
         free_for_all: None,
     })
 }
@@ -220,6 +232,7 @@ fn free_for_all_record(
         scoring,
         round_minutes,
         allow_early_cutoff: false,
+        advance_mode: AdvanceMode::default(),
         free_for_all: Some(settings),
     })
 }
@@ -259,7 +272,7 @@ pub fn created(input: CreateInput, organizer: Organizer) -> Result<Fact, RunErro
             .map(|(stage, record)| StagePlan {
                 format: stage.format,
                 allow_early_cutoff: record.allow_early_cutoff,
-                advance_mode: Default::default(),
+                advance_mode: record.advance_mode,
             })
             .collect(),
         rules: input.rules.clone(),
@@ -310,6 +323,10 @@ pub fn settings_view(record: &StageRecord) -> Map<String, Value> {
         view.insert(
             "allow_early_cutoff".into(),
             Value::Bool(record.allow_early_cutoff),
+        );
+        view.insert(
+            "advance_mode".into(),
+            serde_json::to_value(record.advance_mode).unwrap_or_default(),
         );
     }
     view.insert("round_minutes".into(), Value::from(record.round_minutes));

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::defaults::{FreeForAllSettings, Game, PairingStyle};
 use crate::domain::settings::ScoringSettings;
-use crate::domain::stages::{AdvancementRule, CutTiebreaker};
+use crate::domain::stages::{AdvanceMode, AdvancementRule, CutTiebreaker};
 
 /// An organizer: an account and its username as typed at sign-up.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +34,9 @@ pub struct StageRecord {
     /// **Allow early cutoff** (elimination stages).
     #[serde(default)]
     pub allow_early_cutoff: bool,
+    /// **Advance mode** (a double elimination stage after another one).
+    #[serde(default, skip_serializing_if = "is_reset")]
+    pub advance_mode: AdvanceMode,
     /// A free-for-all stage's settings (lobbies, placement points, threshold).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub free_for_all: Option<FreeForAllSettings>,
@@ -245,4 +248,9 @@ impl Fact {
             Fact::Finished { .. } => "tournament_finished",
         }
     }
+}
+
+/// Whether an advance mode is the default (not stored).
+fn is_reset(mode: &AdvanceMode) -> bool {
+    *mode == AdvanceMode::ResetBracket
 }

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::Value;
 
 use crate::domain::defaults::{Format, Game};
-use crate::domain::elimination;
+use crate::domain::elimination::{self, Bracket, EliminationError, PendingMatch};
 use crate::domain::event::{Entry, Event, Player, PlayerId, Round};
 use crate::domain::free_for_all::{
     self, FreeForAllError, FreeForAllEvent, FreeForAllStanding, LobbyResult, ThresholdLobby,
@@ -25,7 +25,7 @@ use crate::domain::registration::{RegistrationState, Roster, RosterError};
 use crate::domain::result::{self, MatchResult, Reporter, ResultError};
 use crate::domain::round_robin::RoundRobinError;
 use crate::domain::settings::ScoringSettings;
-use crate::domain::stages::{self, Action, StagePlan, TournamentPlan};
+use crate::domain::stages::{self, Action, AdvanceMode, StagePlan, TournamentPlan};
 use crate::domain::standings::{Rounded, Standing, Standings, standings};
 use crate::domain::swiss::PairingError;
 use crate::domain::{StageConfig, StageSettings};
@@ -328,7 +328,7 @@ impl Run {
                 .map(|stage| StagePlan {
                     format: stage.format(),
                     allow_early_cutoff: stage.record.allow_early_cutoff,
-                    advance_mode: Default::default(),
+                    advance_mode: stage.record.advance_mode,
                 })
                 .collect(),
             rules: rules.clone(),
@@ -792,21 +792,9 @@ impl Run {
     /// else its standings.
     pub fn final_order(&self, stage: usize) -> Result<Standings, RunError> {
         let table = self.standings(stage)?;
-        let run = self.stage(stage)?;
-        let (StageSettings::SingleElimination(bracket) | StageSettings::DoubleElimination(bracket)) =
-            &run.config.settings
-        else {
+        let Some(replayed) = self.bracket(stage)? else {
             return Ok(table);
         };
-        let event = self.stage_event(stage)?;
-        let replayed = elimination::replay(
-            &event,
-            run.format(),
-            &bracket.settings,
-            run.config.seed,
-            run.config.prior_stage.as_deref(),
-        )
-        .map_err(|err| RunError::CannotPair(err.to_string()))?;
         let mut by_player: HashMap<PlayerId, Standing> = table
             .standings
             .into_iter()
@@ -826,7 +814,64 @@ impl Run {
         })
     }
 
+    /// An elimination stage's bracket replayed from its results: a fresh draw, or with
+    /// **Continue brackets** the previous double elimination stage's bracket carried on.
+    /// `None` for any other stage.
+    fn bracket(&self, stage: usize) -> Result<Option<Bracket>, RunError> {
+        let run = self.stage(stage)?;
+        let (StageSettings::SingleElimination(bracket) | StageSettings::DoubleElimination(bracket)) =
+            &run.config.settings
+        else {
+            return Ok(None);
+        };
+        let event = self.stage_event(stage)?;
+        let cannot = |err: EliminationError| RunError::CannotPair(err.to_string());
+        if run.record.advance_mode == AdvanceMode::ContinueBrackets && stage > 0 {
+            let prior = self
+                .bracket(stage - 1)?
+                .ok_or_else(|| cannot(EliminationError::ContinueNeedsDoubleElimination))?;
+            return elimination::replay_continued(&prior, &event)
+                .map(Some)
+                .map_err(cannot);
+        }
+        elimination::replay(
+            &event,
+            run.format(),
+            &bracket.settings,
+            run.config.seed,
+            run.config.prior_stage.as_deref(),
+        )
+        .map(Some)
+        .map_err(cannot)
+    }
+
     fn next_pairings(&self, stage: usize) -> Result<Vec<Pairing>, RunError> {
+        let run = self.stage(stage)?;
+        if let StageSettings::DoubleElimination(double) = &run.config.settings
+            && run.record.advance_mode == AdvanceMode::ContinueBrackets
+            && let Some(bracket) = self.bracket(stage)?
+        {
+            // The engine's `next_round` draws afresh; a continued bracket carries on here.
+            let stopped = double
+                .early_cutoff
+                .is_some_and(|places| bracket.is_top_decided(places));
+            let pending = if stopped {
+                Vec::new()
+            } else {
+                bracket.next_round()
+            };
+            return Ok(pending
+                .into_iter()
+                .enumerate()
+                .map(|(at, PendingMatch { label, players })| Pairing {
+                    table: Some(at + 1),
+                    players: players.into(),
+                    bye: false,
+                    label: Some(label.to_string()),
+                    group: None,
+                })
+                .collect());
+        }
         if let Some(event) = self.free_for_all_event(stage)? {
             return match next_lobbies(&event, self.seed) {
                 Ok(next) => Ok(next

@@ -526,3 +526,88 @@ fn cumulative_points_plays_its_matches_in_balanced_lobbies() {
     let standings = run.standings(0).expect("standings");
     assert_eq!(standings.standings.len(), 10);
 }
+
+#[test]
+fn a_double_elimination_day_one_continues_its_brackets_into_day_two() {
+    let stages = vec![
+        StageInput {
+            format: Format::DoubleElimination,
+            settings: settings(json!({"allow_early_cutoff": true})),
+        },
+        StageInput {
+            format: Format::DoubleElimination,
+            settings: settings(json!({"advance_mode": "continue_brackets"})),
+        },
+    ];
+    let fact = created(
+        CreateInput {
+            game: Game::Pokemon,
+            name: "Two days".into(),
+            stages,
+            rules: vec![AdvancementRule {
+                from_stage: 0,
+                condition: Condition::PlacementRange { from: 1, to: 4 },
+                action: Action::Advance { to_stage: 1 },
+            }],
+            cut_tiebreaker: CutTiebreaker::BetterSeed,
+            max_participants: None,
+            check_in: false,
+            seed: 5,
+        },
+        organizer(),
+    )
+    .expect("created");
+    let mut run = Run::new("t_days", &fact).expect("folds");
+    register_all(&mut run, &["a", "b", "c", "d", "e", "f", "g", "h"]);
+    apply(run.start(), &mut run);
+    let mut day_one = 0;
+    loop {
+        match run.pair() {
+            Ok(fact) => {
+                run.apply(run.seq + 1, &fact);
+                day_one += 1;
+                finish_round(&mut run, |_, _| [2, 0]);
+            }
+            Err(RunError::StageComplete(1)) => break,
+            Err(err) => panic!("{err}"),
+        }
+    }
+    let Fact::Advanced { players, .. } = apply(run.advance(), &mut run) else {
+        panic!("advanced")
+    };
+    assert_eq!(
+        players.len(),
+        4,
+        "the early cutoff stops day one at its top 4"
+    );
+    // Day two carries on the same bracket: its first round is not a fresh draw of 4.
+    apply(run.pair(), &mut run);
+    let labels: Vec<String> = run.stages[1].rounds[0]
+        .matches
+        .iter()
+        .filter_map(|m| m.paired.label.clone())
+        .collect();
+    assert!(!labels.is_empty());
+    assert!(
+        !labels
+            .iter()
+            .any(|label| label.starts_with("winners round 1 ")),
+        "continued, not redrawn: {labels:?} after {day_one} rounds"
+    );
+    assert_eq!(labels, ["losers round 3 match 1"]);
+    loop {
+        finish_round(&mut run, |_, _| [2, 0]);
+        match run.pair() {
+            Ok(fact) => {
+                run.apply(run.seq + 1, &fact);
+            }
+            Err(RunError::StageComplete(2)) => break,
+            Err(err) => panic!("{err}"),
+        }
+    }
+    assert!(matches!(
+        apply(run.advance(), &mut run),
+        Fact::Finished { .. }
+    ));
+    assert_eq!(run.placements.len(), 8);
+}
