@@ -304,6 +304,52 @@ pub fn tournament(tournament: &pb::Tournament) -> Value {
         rfc3339(tournament.create_time.as_ref()),
     );
     out.insert("seq".into(), json!(tournament.seq));
+    if let Some(settings) = &tournament.deck_settings {
+        out.insert("deckSettings".into(), deck_settings(settings));
+    }
+    Value::Object(out)
+}
+
+/// A tournament's deck settings: `{"decksToBring", "bannedCards", "rules": {"card", "deck",
+/// "deckset"} (each `{"ruleset", "version", "name", "source", "builtIn", "directBans"?}`, the
+/// version pinned), "deadline"?, "decklistVisibility", "dropWithoutLineup"}`.
+pub fn deck_settings(settings: &pb::DeckSettings) -> Value {
+    let rule = |rule: Option<&pb::PinnedRule>| {
+        rule.map_or(Value::Null, |rule| {
+            let mut out = Map::new();
+            out.insert("ruleset".into(), json!(rule.ruleset));
+            out.insert("version".into(), json!(rule.version));
+            out.insert("name".into(), json!(rule.name));
+            out.insert("source".into(), json!(rule.source));
+            out.insert("builtIn".into(), json!(rule.built_in));
+            if !rule.direct_bans.is_empty() {
+                out.insert("directBans".into(), json!(rule.direct_bans));
+            }
+            Value::Object(out)
+        })
+    };
+    let mut out = Map::new();
+    out.insert("decksToBring".into(), json!(settings.decks_to_bring));
+    out.insert("bannedCards".into(), json!(settings.banned_cards));
+    out.insert(
+        "rules".into(),
+        json!({
+            "card": rule(settings.card.as_ref()),
+            "deck": rule(settings.deck.as_ref()),
+            "deckset": rule(settings.deckset.as_ref()),
+        }),
+    );
+    if settings.deadline.is_some() {
+        out.insert("deadline".into(), rfc3339(settings.deadline.as_ref()));
+    }
+    out.insert(
+        "decklistVisibility".into(),
+        json!(settings.decklist_visibility),
+    );
+    out.insert(
+        "dropWithoutLineup".into(),
+        json!(settings.drop_without_lineup),
+    );
     Value::Object(out)
 }
 

@@ -25,7 +25,7 @@ const LINEUP_CODES: [&str; 2] = [
 const RIFT_SAMPLE: &str = "RIFT1.OGN:6x042-298,3x043-298,3x045-298,3x064-298,6x166-298,205-298,259-298,282-298,289-298,293-298.SB.OGN:2x050-298";
 
 /// The `index`-th ```js block of the rulesets guide after `heading`.
-fn guide_script(heading: &str) -> String {
+pub(crate) fn guide_script(heading: &str) -> String {
     let page = spec_page("guide-rulesets.md");
     let from = page
         .find(heading)

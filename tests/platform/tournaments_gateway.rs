@@ -1024,3 +1024,119 @@ async fn the_guides_threshold_win_pod_played_through_the_service() {
     assert_eq!(status, 200, "{finished}");
     assert_eq!(finished["tournament"]["state"], "finished");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn deck_settings_pin_each_rules_version_until_saved_again() {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (platform.api.as_str(), reqwest::Client::new());
+    let organizer = session(&client, api, "pin-org").await;
+    let stranger = session(&client, api, "pin-stranger").await;
+    let source = crate::deck_validate::guide_script("### 1. Write a deck rule");
+    let (status, made) = send(
+        client
+            .post(format!("{api}/lor/rulesets"))
+            .json(&json!({"name": "Two-of Standard", "scope": "deck", "source": source})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let ruleset = made["ruleset"]["id"].as_str().expect("id").to_owned();
+    let tournament = create(
+        &client,
+        api,
+        "lor",
+        &organizer,
+        json!({"name": "Pinned", "stages": [{"format": "swiss"}]}),
+    )
+    .await;
+    let event = Event::of(api, &client, &organizer, &tournament);
+    let save = |rules: Value| {
+        json!({"deckSettings": {"decksToBring": 3, "bannedCards": ["01IO012"], "rules": rules,
+                                "decklistVisibility": "after_event"}})
+    };
+    let (status, saved) = send(
+        client
+            .patch(event.url(""))
+            .json(&save(json!({"deck": ruleset, "card": "lor-eternal"}))),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    let settings = &saved["tournament"]["deckSettings"];
+    assert_eq!(settings["decksToBring"], 3);
+    assert_eq!(settings["bannedCards"], json!(["01IO012"]));
+    assert_eq!(settings["decklistVisibility"], "after_event");
+    let deck = &settings["rules"]["deck"];
+    assert_eq!(deck["ruleset"], json!(ruleset));
+    assert_eq!(deck["version"], 1);
+    assert_eq!(deck["name"], "Two-of Standard");
+    assert_eq!(deck["builtIn"], false);
+    assert_eq!(deck["source"], json!(source));
+    assert_eq!(settings["rules"]["card"]["ruleset"], "lor-eternal");
+    assert_eq!(settings["rules"]["card"]["builtIn"], true);
+    // A scope left out takes the game's default.
+    assert_eq!(settings["rules"]["deckset"]["ruleset"], "lor-riot-lock");
+
+    // Editing the ruleset changes nothing until the deck settings are saved again.
+    let edited = format!("{source}\n// edited");
+    let (status, _) = send(
+        client
+            .patch(format!("{api}/lor/rulesets/{ruleset}"))
+            .json(&json!({"source": edited})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let kept = event.get("").await;
+    assert_eq!(
+        kept["tournament"]["deckSettings"]["rules"]["deck"]["version"],
+        1
+    );
+    assert_eq!(
+        kept["tournament"]["deckSettings"]["rules"]["deck"]["source"],
+        json!(source)
+    );
+    let (status, again) = send(
+        client
+            .patch(event.url(""))
+            .json(&save(json!({"deck": ruleset, "card": "lor-eternal"}))),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 200, "{again}");
+    let deck = &again["tournament"]["deckSettings"]["rules"]["deck"];
+    assert_eq!(deck["version"], 2);
+    assert_eq!(deck["source"], json!(edited));
+
+    // A rule of the wrong scope, someone else's private ruleset, someone else's tournament.
+    let (status, body) = send(
+        client
+            .patch(event.url(""))
+            .json(&save(json!({"deck": "lor-eternal"}))),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let (status, theirs) = send(
+        client
+            .post(format!("{api}/lor/rulesets"))
+            .json(&json!({"name": "Mine", "scope": "deck", "source": source})),
+        Some(&stranger),
+    )
+    .await;
+    assert_eq!(status, 201, "{theirs}");
+    let (status, body) = send(
+        client
+            .patch(event.url(""))
+            .json(&save(json!({"deck": theirs["ruleset"]["id"]}))),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = send(
+        client.patch(event.url("")).json(&save(json!({}))),
+        Some(&stranger),
+    )
+    .await;
+    assert_eq!(status, 403, "{body}");
+}

@@ -77,7 +77,7 @@ pub fn routes() -> Router<AppState> {
     components(schemas(CreateTournamentBody, StageBody, AdvancementRuleBody, SeedBody,
                        ChangeTournamentBody, StagePatchBody, AddOrganizerBody, RegisterBody,
                        FixTableBody, PairRoundBody, ManualPairingBody, ReportResultBody,
-                       ExtendMatchBody)),
+                       ExtendMatchBody, DeckSettingsBody, RulesBody)),
     tags((name = "tournaments", description = "Tournaments: stages, registration, rounds, results, standings and live events"))
 )]
 pub struct TournamentsDoc;
@@ -90,6 +90,71 @@ pub struct ChangeTournamentBody {
     /// What a stage may still change.
     #[serde(default)]
     stages: Vec<StagePatchBody>,
+    /// The deck settings: saving them pins the current version of every rule they use.
+    deck_settings: Option<DeckSettingsBody>,
+}
+
+/// A tournament's deck settings as an organizer saves them.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DeckSettingsBody {
+    /// Decks each player brings (default 1).
+    decks_to_bring: Option<u32>,
+    /// Card refs rejected before any rule runs.
+    #[serde(default)]
+    banned_cards: Vec<String>,
+    /// The rule of each scope by ruleset id; a scope left out takes the game's default.
+    #[serde(default)]
+    rules: RulesBody,
+    /// When lineups lock (RFC 3339); absent: the start.
+    deadline: Option<String>,
+    /// `organizers` (default), `after_event` or `public`.
+    decklist_visibility: Option<String>,
+    /// At the start, drop the players without an accepted lineup.
+    #[serde(default)]
+    drop_without_lineup: bool,
+}
+
+/// The rule of each scope, by ruleset id.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesBody {
+    card: Option<String>,
+    deck: Option<String>,
+    deckset: Option<String>,
+}
+
+/// Reads deck settings into their request, or the 400 naming what does not read.
+#[allow(clippy::result_large_err)]
+fn deck_settings_input(body: DeckSettingsBody) -> Result<pb::DeckSettingsInput, ApiError> {
+    let deadline = body
+        .deadline
+        .as_deref()
+        .map(|text| {
+            text.parse::<jiff::Timestamp>()
+                .map(|t| pbjson_types::Timestamp {
+                    seconds: t.as_second(),
+                    nanos: t.subsec_nanosecond(),
+                })
+                .map_err(|_| {
+                    ApiError::invalid_argument(format!(
+                        "`deckSettings.deadline`: `{}` is not an RFC 3339 time (2027-01-31T12:00:00Z)",
+                        kit::status::quote(text)
+                    ))
+                    .with_details(json!({"field": "deckSettings.deadline"}))
+                })
+        })
+        .transpose()?;
+    Ok(pb::DeckSettingsInput {
+        decks_to_bring: body.decks_to_bring,
+        banned_cards: body.banned_cards,
+        card_rule: body.rules.card,
+        deck_rule: body.rules.deck,
+        deckset_rule: body.rules.deckset,
+        deadline,
+        decklist_visibility: body.decklist_visibility,
+        drop_without_lineup: body.drop_without_lineup,
+    })
 }
 
 /// The settings of one stage that may change once it runs.
@@ -337,6 +402,7 @@ async fn change(
         .update_tournament(pb::UpdateTournamentRequest {
             id,
             registration_open: body.registration_open,
+            deck_settings: body.deck_settings.map(deck_settings_input).transpose()?,
             stages: body
                 .stages
                 .into_iter()

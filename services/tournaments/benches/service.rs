@@ -37,7 +37,7 @@ async fn service(database: &TestDatabase) -> Tournaments {
     db.migrate(&[&tournaments::store::MIGRATOR])
         .await
         .expect("migrations apply");
-    Tournaments::new(TournamentStore::new(db), None)
+    Tournaments::new(TournamentStore::new(db), None, None)
 }
 
 /// A started 8,000-player Swiss event (guests), with `rounds` rounds played (the better

@@ -45,6 +45,10 @@ pub enum Error {
     /// The accounts service could not be asked.
     #[error("the accounts service: {0}")]
     Accounts(ServiceError),
+    /// The scripts service refused or failed to give a ruleset (`ruleset_not_found` for one
+    /// the organizer may not see).
+    #[error("the scripts service: {0}")]
+    Scripts(ServiceError),
     /// A stored fact that does not read back.
     #[error("stored {what} cannot be read")]
     Corrupt {
@@ -123,6 +127,7 @@ impl From<Error> for Status {
                 .with_metadata("kind", "user"),
             Error::Busy => Failure::new(Code::Aborted, "aborted", err.to_string()),
             Error::Accounts(cause) => Failure::from_upstream("accounts", cause),
+            Error::Scripts(cause) => Failure::from_upstream("scripts", cause),
             Error::Corrupt { .. } => {
                 tracing::error!(error = %err, "internal error");
                 Failure::internal()

@@ -5,7 +5,7 @@
 use std::pin::Pin;
 use std::time::SystemTime;
 
-use kit::auth::Caller;
+use kit::auth::{Bearer, Caller};
 use kit::timestamp::{from_millis, to_millis, to_proto};
 use proto::tournaments::v1 as pb;
 use proto::tournaments::v1::tournament_service_server::{
@@ -20,8 +20,9 @@ use crate::domain::registration::RegistrationState;
 use crate::domain::stages::{Action, AdvancementRule, Condition, CutTiebreaker};
 use crate::error::Error;
 use crate::run::create::{CreateInput, StageInput, settings_view};
+use crate::run::fact::{DeckSettings, DecklistVisibility, PinnedRule};
 use crate::run::{MatchRun, Run, RunError};
-use crate::service::{RegistrationChange, Reported, TimerChange, Tournaments};
+use crate::service::{DeckSettingsInput, RegistrationChange, Reported, TimerChange, Tournaments};
 
 /// The `TournamentService` implementation.
 #[derive(Debug, Clone)]
@@ -189,6 +190,58 @@ fn create_input(request: pb::CreateTournamentRequest) -> Result<(CreateInput, Op
     ))
 }
 
+fn deck_settings_input(settings: pb::DeckSettingsInput) -> Result<DeckSettingsInput, Error> {
+    let visibility = match settings.decklist_visibility.as_deref() {
+        None | Some("") => DecklistVisibility::default(),
+        Some(value) => spec_value("deckSettings.decklistVisibility", value)?,
+    };
+    let deadline_ms = settings
+        .deadline
+        .as_ref()
+        .map(|time| {
+            kit::timestamp::from_proto(time)
+                .map(to_millis)
+                .ok_or_else(|| bad("deckSettings.deadline", "not a time"))
+        })
+        .transpose()?;
+    Ok(DeckSettingsInput {
+        decks_to_bring: settings.decks_to_bring,
+        banned_cards: settings.banned_cards,
+        rules: [
+            settings.card_rule,
+            settings.deck_rule,
+            settings.deckset_rule,
+        ],
+        deadline_ms,
+        decklist_visibility: visibility,
+        drop_without_lineup: settings.drop_without_lineup,
+    })
+}
+
+fn pinned(rule: &PinnedRule) -> pb::PinnedRule {
+    pb::PinnedRule {
+        ruleset: rule.ruleset.clone(),
+        version: rule.version,
+        name: rule.name.clone(),
+        source: rule.source.clone(),
+        built_in: rule.built_in,
+        direct_bans: rule.direct_bans.clone(),
+    }
+}
+
+fn deck_settings(settings: &DeckSettings) -> pb::DeckSettings {
+    pb::DeckSettings {
+        decks_to_bring: settings.decks_to_bring,
+        banned_cards: settings.banned_cards.clone(),
+        card: Some(pinned(&settings.card)),
+        deck: Some(pinned(&settings.deck)),
+        deckset: Some(pinned(&settings.deckset)),
+        deadline: settings.deadline_ms.map(|ms| to_proto(from_millis(ms))),
+        decklist_visibility: spec_name(&settings.decklist_visibility),
+        drop_without_lineup: settings.drop_without_lineup,
+    }
+}
+
 fn spec_name<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_value(value)
         .ok()
@@ -261,6 +314,7 @@ pub fn tournament(run: &Run, create_time_ms: Option<i64>) -> pb::Tournament {
         advancement: run.plan.rules.iter().map(rule_to_wire).collect(),
         create_time: create_time_ms.map(|ms| to_proto(from_millis(ms))),
         seq: run.seq,
+        deck_settings: run.deck_settings.as_ref().map(deck_settings),
     }
 }
 
@@ -471,8 +525,17 @@ impl TournamentService for Api {
         request: Request<pb::UpdateTournamentRequest>,
     ) -> Result<Response<pb::TournamentResponse>, Status> {
         let caller = Caller::of(&request);
+        // The organizer's own token reads their rulesets when deck settings are saved.
+        let bearer = Bearer::from_metadata(request.metadata()).map_err(|err| err.to_failure())?;
         let request = request.into_inner();
         let mut run = self.tournaments.get(&caller, &request.id).await?;
+        if let Some(settings) = request.deck_settings {
+            let input = deck_settings_input(settings)?;
+            run = self
+                .tournaments
+                .set_deck_settings(&caller, bearer, &request.id, input)
+                .await?;
+        }
         for patch in &request.stages {
             if patch.stage == 0 {
                 return Err(bad("stages", "`stage` counts from 1").into());

@@ -5,7 +5,8 @@
 //! on the platform as the fold of their append-only log (`run`: what organizers and players
 //! may do, and when), the log's tables (`store`, migrations `7…`), the operations with their
 //! ownership checks and live events (`service`) and the gRPC surface (`grpc`). It calls the
-//! accounts service to find co-organizers by username. Its callers are the gateway
+//! accounts service to find co-organizers by username and the scripts service for the rules a
+//! tournament's deck settings pin. Its callers are the gateway
 //! (`/api/v1/…/tournaments…`), third parties over gRPC, and the CLI (`turnier tournament`:
 //! the engine in process, or a server with `--server`). Deck submission arrives with its own
 //! issue.
@@ -20,7 +21,7 @@ pub mod store;
 
 pub use error::Error;
 
-use kit::clients::AccountsClient;
+use kit::clients::{AccountsClient, ScriptsClient};
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
@@ -40,9 +41,11 @@ impl Mount for Tournaments {
         // Tournaments live in the process's database: a process without one fails here.
         let store = store::TournamentStore::new(deps.database(Self::SERVICE)?.clone());
         let accounts = AccountsClient::connect_lazy(deps.url(Service::Accounts))?;
+        let scripts = ScriptsClient::connect_lazy(deps.url(Service::Scripts))?;
         routes.add_service(grpc::server(grpc::Api::new(service::Tournaments::new(
             store,
             Some(accounts),
+            Some(scripts),
         ))));
         Ok(())
     }

@@ -14,8 +14,9 @@ use std::time::{Duration, SystemTime};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use kit::access::{self, Action, Denied, Owned, Visibility};
+use kit::auth::Bearer;
 use kit::auth::Caller;
-use kit::clients::AccountsClient;
+use kit::clients::{AccountsClient, ScriptsClient};
 use kit::timestamp::to_millis;
 use rand::RngCore as _;
 use serde_json::{Value, json};
@@ -24,7 +25,8 @@ use tokio::sync::broadcast;
 use crate::domain::result::ResultState;
 use crate::error::Error;
 use crate::run::create::{CreateInput, created};
-use crate::run::fact::{Fact, Organizer, ReportedBy};
+use crate::run::deck_settings::{self, Scope};
+use crate::run::fact::{DeckSettings, DecklistVisibility, Fact, Organizer, PinnedRule, ReportedBy};
 use crate::run::{Phase, Run, RunError};
 use crate::store::{Appended, Header, TournamentStore};
 
@@ -112,6 +114,24 @@ pub enum RegistrationChange {
     FixTable(Option<u32>),
 }
 
+/// Deck settings as an organizer saves them: rules by ruleset id (`None`: the game's default
+/// of that scope), in the order card, deck, deck set.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeckSettingsInput {
+    /// Decks each player brings (default 1).
+    pub decks_to_bring: Option<u32>,
+    /// Card refs rejected before any rule runs.
+    pub banned_cards: Vec<String>,
+    /// The card, deck and deck-set rules.
+    pub rules: [Option<String>; 3],
+    /// When lineups lock (unix milliseconds); `None`: the start.
+    pub deadline_ms: Option<i64>,
+    /// Who sees decklists.
+    pub decklist_visibility: DecklistVisibility,
+    /// At the start, drop the players without an accepted lineup.
+    pub drop_without_lineup: bool,
+}
+
 /// A result as reported: a one-on-one match's games, or a free-for-all lobby's finishes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reported {
@@ -154,6 +174,7 @@ pub struct Published {
 pub struct Tournaments {
     store: TournamentStore,
     accounts: Option<AccountsClient>,
+    scripts: Option<ScriptsClient>,
     slots: Arc<Mutex<HashMap<String, Slot>>>,
     published: broadcast::Sender<(String, u64)>,
     /// The live events kept per folded tournament.
@@ -161,11 +182,17 @@ pub struct Tournaments {
 }
 
 impl Tournaments {
-    /// A service over `store`; `accounts` finds co-organizers by username.
-    pub fn new(store: TournamentStore, accounts: Option<AccountsClient>) -> Self {
+    /// A service over `store`; `accounts` finds co-organizers by username, `scripts` gives
+    /// the rules deck settings pin.
+    pub fn new(
+        store: TournamentStore,
+        accounts: Option<AccountsClient>,
+        scripts: Option<ScriptsClient>,
+    ) -> Self {
         Self {
             store,
             accounts,
+            scripts,
             slots: Arc::new(Mutex::new(HashMap::new())),
             published: broadcast::channel(1024).0,
             feed_events: FEED_EVENTS,
@@ -386,6 +413,80 @@ impl Tournaments {
                     prevent_repeat_matchups,
                     round_minutes,
                 )?)
+            })
+            .await?
+            .0)
+    }
+
+    /// Organizers: saves the deck settings, pinning the current version of each rule they use
+    /// (read from the scripts service with the organizer's `bearer`, so a private ruleset of
+    /// theirs can be used; one they may not see is `ruleset_not_found`).
+    pub async fn set_deck_settings(
+        &self,
+        caller: &Caller,
+        bearer: Option<Bearer>,
+        id: &str,
+        input: DeckSettingsInput,
+    ) -> Result<Arc<Run>, Error> {
+        let run = self.get(caller, id).await?;
+        organizer(caller, &run)?;
+        let scripts = self
+            .scripts
+            .as_ref()
+            .ok_or_else(|| Error::BadRequest {
+                field: "deckSettings",
+                problem: "this service has no scripts service to read rules from".into(),
+            })?
+            .with_bearer(bearer);
+        let mut pinned = Vec::with_capacity(3);
+        for (scope, chosen) in Scope::ALL.into_iter().zip(input.rules) {
+            let ruleset =
+                chosen.unwrap_or_else(|| deck_settings::default_rule(run.game, scope).to_owned());
+            let found = scripts
+                .get_ruleset(proto::scripts::v1::GetRulesetRequest {
+                    game: proto::game::to_wire(run.game),
+                    id: ruleset.clone(),
+                })
+                .await
+                .map_err(Error::Scripts)?
+                .ruleset
+                .ok_or(Error::Corrupt { what: "ruleset" })?;
+            if proto::json::rule_scope_name(found.scope) != scope.name() {
+                return Err(Error::BadRequest {
+                    field: "deckSettings.rules",
+                    problem: format!(
+                        "`{ruleset}` is a {} rule, not a {} rule",
+                        proto::json::rule_scope_name(found.scope),
+                        scope.name()
+                    ),
+                });
+            }
+            pinned.push(PinnedRule {
+                ruleset: found.id,
+                version: found.version,
+                name: found.name,
+                source: found.source,
+                built_in: found.built_in,
+                direct_bans: found.direct_bans,
+            });
+        }
+        let [card, deck, deckset]: [PinnedRule; 3] = pinned
+            .try_into()
+            .map_err(|_| Error::Corrupt { what: "rules" })?;
+        let settings = DeckSettings {
+            decks_to_bring: input.decks_to_bring.unwrap_or(1),
+            banned_cards: input.banned_cards,
+            card,
+            deck,
+            deckset,
+            deadline_ms: input.deadline_ms,
+            decklist_visibility: input.decklist_visibility,
+            drop_without_lineup: input.drop_without_lineup,
+        };
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                Ok(run.set_deck_settings(settings.clone())?)
             })
             .await?
             .0)
@@ -876,7 +977,8 @@ fn events_of(
         Fact::Created { name, .. } => vec![event("tournament_created", json!({"name": name}))],
         Fact::OrganizerAdded { .. }
         | Fact::RegistrationSet { .. }
-        | Fact::StageSettingsChanged { .. } => {
+        | Fact::StageSettingsChanged { .. }
+        | Fact::DeckSettingsSet { .. } => {
             vec![event(
                 "tournament_changed",
                 json!({"change": fact_type(fact)}),

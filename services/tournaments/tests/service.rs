@@ -64,7 +64,7 @@ async fn service(database: &TestDatabase) -> Tournaments {
     db.migrate(&[&tournaments::store::MIGRATOR])
         .await
         .expect("migrations apply");
-    Tournaments::new(TournamentStore::new(db), None)
+    Tournaments::new(TournamentStore::new(db), None, None)
 }
 
 fn swiss(rounds: u32) -> CreateInput {

@@ -72,6 +72,63 @@ pub enum ReportedBy {
     Organizer,
 }
 
+/// A rule as a tournament keeps it: the exact version it was saved with (editing the ruleset
+/// later changes nothing; saving the deck settings again pins the latest).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinnedRule {
+    /// The ruleset's id (`lor-standard`, `rs_…`).
+    pub ruleset: String,
+    /// The version pinned.
+    pub version: u32,
+    /// Its name then.
+    pub name: String,
+    /// Its source then.
+    pub source: String,
+    /// A built-in rule (else a custom one: "Unverified code").
+    pub built_in: bool,
+    /// The ruleset's direct bans then (a card rule's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub direct_bans: Vec<String>,
+}
+
+/// Who may see the decklists of a tournament.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecklistVisibility {
+    /// Organizers and the player (the default).
+    #[default]
+    Organizers,
+    /// Everyone once the event is finished.
+    AfterEvent,
+    /// Everyone.
+    Public,
+}
+
+/// A tournament's deck settings, with its rules pinned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckSettings {
+    /// Decks each player brings.
+    pub decks_to_bring: u32,
+    /// Card refs rejected before any rule runs.
+    #[serde(default)]
+    pub banned_cards: Vec<String>,
+    /// The card rule.
+    pub card: PinnedRule,
+    /// The deck rule.
+    pub deck: PinnedRule,
+    /// The deck-set rule.
+    pub deckset: PinnedRule,
+    /// When lineups lock (unix milliseconds); `None`: the start.
+    #[serde(default)]
+    pub deadline_ms: Option<i64>,
+    /// Who sees decklists.
+    #[serde(default)]
+    pub decklist_visibility: DecklistVisibility,
+    /// At the start, drop the players without an accepted lineup.
+    #[serde(default)]
+    pub drop_without_lineup: bool,
+}
+
 /// One entry of a tournament's log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -143,6 +200,11 @@ pub enum Fact {
         registration: String,
         /// The table; `None` frees it.
         table: Option<u32>,
+    },
+    /// An organizer saved the deck settings (every rule pinned at its version then).
+    DeckSettingsSet {
+        /// The settings.
+        settings: DeckSettings,
     },
     /// Settings a running stage may change.
     StageSettingsChanged {
@@ -231,7 +293,8 @@ impl Fact {
             Fact::Created { .. } => "tournament_created",
             Fact::OrganizerAdded { .. }
             | Fact::RegistrationSet { .. }
-            | Fact::StageSettingsChanged { .. } => "tournament_changed",
+            | Fact::StageSettingsChanged { .. }
+            | Fact::DeckSettingsSet { .. } => "tournament_changed",
             Fact::Registered { .. }
             | Fact::Unregistered { .. }
             | Fact::CheckedIn { .. }

@@ -8,6 +8,7 @@
 //! module's. Nothing here does I/O or reads a clock: times come in as arguments.
 
 pub mod create;
+pub mod deck_settings;
 pub mod fact;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -276,6 +277,8 @@ pub struct Run {
     pub current_stage: usize,
     /// Final placements, once finished.
     pub placements: Vec<String>,
+    /// The deck settings, once an organizer saved them.
+    pub deck_settings: Option<fact::DeckSettings>,
     /// The last fact applied (0: none).
     pub seq: u64,
     /// Where each match is: stage, round index, match index.
@@ -348,6 +351,7 @@ impl Run {
             stages: stage_runs,
             current_stage: 0,
             placements: Vec::new(),
+            deck_settings: None,
             seq: 1,
             matches: HashMap::new(),
             dropped_at: HashMap::new(),
@@ -383,6 +387,7 @@ impl Run {
                 }
             }
             Fact::RegistrationSet { open } => self.registration_open = *open,
+            Fact::DeckSettingsSet { settings } => self.deck_settings = Some(settings.clone()),
             Fact::Registered {
                 registration,
                 account,
@@ -1033,6 +1038,35 @@ impl Run {
             registration: registration.to_owned(),
             table,
         })
+    }
+
+    /// Saves deck settings whose rules the service has just pinned.
+    pub fn set_deck_settings(&self, settings: fact::DeckSettings) -> Result<Fact, RunError> {
+        if self.phase == Phase::Finished {
+            return Err(RunError::WrongPhase("the tournament is finished"));
+        }
+        if !(1..=deck_settings::MAX_DECKS).contains(&settings.decks_to_bring) {
+            return Err(RunError::BadSettings {
+                field: "deckSettings.decksToBring".into(),
+                problem: format!("a player brings 1 to {} decks", deck_settings::MAX_DECKS),
+            });
+        }
+        if settings.banned_cards.len() > deck_settings::MAX_BANNED
+            || settings
+                .banned_cards
+                .iter()
+                .any(|card| card.is_empty() || card.len() > deck_settings::MAX_REF_BYTES)
+        {
+            return Err(RunError::BadSettings {
+                field: "deckSettings.bannedCards".into(),
+                problem: format!(
+                    "at most {} card refs of 1 to {} bytes",
+                    deck_settings::MAX_BANNED,
+                    deck_settings::MAX_REF_BYTES
+                ),
+            });
+        }
+        Ok(Fact::DeckSettingsSet { settings })
     }
 
     /// Opens or closes registration (before the start).
