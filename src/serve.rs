@@ -25,6 +25,7 @@ fn mount(
     routes: &mut tonic::service::RoutesBuilder,
     deps: &Deps,
     settings: &ServiceSettings,
+    tournaments: &tournaments::Settings,
 ) -> Result<(), MountError> {
     let ServiceSettings {
         accounts,
@@ -37,7 +38,7 @@ fn mount(
         Service::Search => search::Search::mount(routes, deps, &search::Settings { warm_up: true }),
         Service::Decks => decks::Decks::mount(routes, deps, &()),
         Service::Scripts => scripts::Scripts::mount(routes, deps, scripts),
-        Service::Tournaments => tournaments::Tournaments::mount(routes, deps, &()),
+        Service::Tournaments => tournaments::Tournaments::mount(routes, deps, tournaments),
         Service::Calculators => calculators::Calculators::mount(routes, deps, &()),
     }
 }
@@ -154,7 +155,51 @@ pub async fn serve(
         Some(db)
     };
 
+    // Lineup checks are jobs on the queue (Redis, else the database): the tournaments service
+    // queues them, and the all-in-one process runs a submission worker beside it.
+    let queue = match &db {
+        Some(db) if services.contains(&Service::Tournaments) => Some(
+            kit::queue::Queue::open(
+                config.redis_url.as_deref(),
+                db,
+                &config.queue_prefix,
+                kit::queue::QueueSettings::default(),
+            )
+            .await
+            .context("cannot open the job queue")?,
+        ),
+        _ => None,
+    };
+    let tournament_settings = tournaments::Settings {
+        queue: queue.clone(),
+    };
+
     let mut tasks: JoinSet<anyhow::Result<&'static str>> = JoinSet::new();
+    if let (Some(queue), Some(db), Role::All) = (&queue, &db, config.role) {
+        let worker = tournaments::service::Tournaments::new(
+            tournaments::store::TournamentStore::new(db.clone()),
+            None,
+            None,
+        );
+        let importer = kit::clients::DecksClient::connect_lazy(
+            config
+                .service_urls
+                .get(&Service::Decks)
+                .map_or("", String::as_str),
+        )?;
+        let scripts = kit::clients::ScriptsClient::connect_lazy(
+            config
+                .service_urls
+                .get(&Service::Scripts)
+                .map_or("", String::as_str),
+        )?;
+        let queue = queue.clone();
+        let stop = shutdown.wait();
+        tasks.spawn(async move {
+            tournaments::worker::run(worker, queue, importer, scripts, "all-in-one", stop).await;
+            Ok("submission worker")
+        });
+    }
     if let (Some(listener), Some(db)) = (grpc_listener, &db) {
         let mut routes = tonic::service::RoutesBuilder::default();
         let deps = Deps::new(config.service_urls.clone())
@@ -165,7 +210,13 @@ pub async fn serve(
             deps.with_verifier(verifier)
         };
         for service in &services {
-            mount(*service, &mut routes, &deps, &settings)?;
+            mount(
+                *service,
+                &mut routes,
+                &deps,
+                &settings,
+                &tournament_settings,
+            )?;
         }
         let shutdown = shutdown.clone();
         let timing = config.shutdown;

@@ -460,6 +460,47 @@ pub fn standing(standing: &pb::Standing) -> Value {
     })
 }
 
+/// A lineup as submitted, with its verdict once checked: `{"id", "registration", "state",
+/// "issues", "decks", "submitTime", "checkTime"?, "failure"?}`.
+pub fn submission(submission: &pb::Submission) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(submission.id));
+    out.insert("registration".into(), json!(submission.registration));
+    out.insert("state".into(), json!(submission.state));
+    out.insert("issues".into(), json!(submission.issues));
+    out.insert("decks".into(), json!(submission.decks));
+    out.insert(
+        "submitTime".into(),
+        rfc3339(submission.submit_time.as_ref()),
+    );
+    if submission.check_time.is_some() {
+        out.insert("checkTime".into(), rfc3339(submission.check_time.as_ref()));
+    }
+    if let Some(failure) = &submission.failure {
+        out.insert("failure".into(), json!(failure));
+    }
+    Value::Object(out)
+}
+
+/// `{"submission": {"id", "state": "pending", "submitTime"}}`: a lineup just submitted.
+pub fn submitted_answer(response: &pb::SubmissionResponse) -> Value {
+    json!({"submission": response.submission.as_ref().map_or(Value::Null, |submitted| json!({
+        "id": submitted.id,
+        "state": submitted.state,
+        "submitTime": rfc3339(submitted.submit_time.as_ref()),
+    }))})
+}
+
+/// `{"submission"}`: a registration's latest lineup.
+pub fn submission_answer(response: &pb::SubmissionResponse) -> Value {
+    json!({"submission": response.submission.as_ref().map_or(Value::Null, submission)})
+}
+
+/// `{"lineups": [submission]}`: every latest lineup the caller may see.
+pub fn lineups_answer(response: &pb::ListLineupsResponse) -> Value {
+    json!({"lineups": response.submissions.iter().map(submission).collect::<Vec<_>>()})
+}
+
 /// `{"tournament"}`: the answer of creating, reading, changing, starting or advancing one.
 pub fn tournament_answer(response: &pb::TournamentResponse) -> Value {
     json!({"tournament": response.tournament.as_ref().map_or(Value::Null, tournament)})

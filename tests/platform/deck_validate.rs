@@ -15,9 +15,9 @@ use crate::script_pools::support::{cards, fenced_block, riftbound_deck, spec_pag
 use crate::support;
 
 /// The tutorial's first deck code: 40 Ionia cards, three Zed and two Deny.
-const TWO_OF_CODE: &str = "CEAQCAICBEAREAICAUDAQDAQCEJBKFY2DMOCIJRKFQYTEAIBAEBDI";
+pub(crate) const TWO_OF_CODE: &str = "CEAQCAICBEAREAICAUDAQDAQCEJBKFY2DMOCIJRKFQYTEAIBAEBDI";
 /// The tutorial's two lineup codes, both with two copies of Zed.
-const LINEUP_CODES: [&str; 2] = [
+pub(crate) const LINEUP_CODES: [&str; 2] = [
     "CEAACFABAICQMCAJBQIBCEQVC4NBWHBEEYVCYMRUGUAA",
     "CEAAEAIBAIERGAIEAEBAGBAFAYDQUDANBYHRAEISCMKBKFYA",
 ];

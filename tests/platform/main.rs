@@ -18,6 +18,7 @@ mod error_model;
 mod format_cli;
 mod format_gateway;
 mod hostile_input;
+mod lineups;
 mod ownership;
 mod queue_cli;
 mod ruleset_cli;

@@ -16,7 +16,7 @@ use std::time::Duration;
 use axum::extract::{Path, Query, State};
 use axum::response::IntoResponse;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::routing::{delete, get, post};
+use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
 use futures::StreamExt as _;
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
@@ -66,6 +66,80 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/tournaments/{id}/standings", get(standings))
         .route("/api/v1/tournaments/{id}/stages/{stage}", get(export_stage))
         .route("/api/v1/tournaments/{id}/events", get(events))
+        .route(
+            "/api/v1/tournaments/{id}/registrations/{registration}/lineup",
+            put(submit_lineup).get(lineup),
+        )
+        .route("/api/v1/tournaments/{id}/lineups", get(lineups))
+}
+
+/// The body of `PUT …/lineup`: one deck code or list per deck.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LineupBody {
+    decks: Vec<String>,
+}
+
+/// Submits a lineup: the player, or an organizer for a guest. Checked by the submission worker.
+#[utoipa::path(put, path = "/api/v1/tournaments/{id}/registrations/{registration}/lineup", tag = "tournaments",
+    request_body = LineupBody,
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("registration" = String, Path, description = "The registration's id")),
+    responses((status = 202, description = "`{\"submission\": {\"id\", \"state\": \"pending\", \"submitTime\"}}`"),
+              (status = 400, description = "`invalid_argument`", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: not the player or an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody),
+              (status = 409, description = "`failed_precondition`: after the deadline, or no deck settings", body = crate::ErrorBody)))]
+async fn submit_lineup(
+    calls: Calls,
+    Path((id, registration)): Path<(String, String)>,
+    Json(body): Json<LineupBody>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let response = calls
+        .tournaments()?
+        .submit_lineup(pb::SubmitLineupRequest {
+            id,
+            registration,
+            decks: body.decks,
+        })
+        .await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(tournaments_json::submitted_answer(&response)),
+    ))
+}
+
+/// A registration's latest lineup, with its verdict once checked.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/registrations/{registration}/lineup", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("registration" = String, Path, description = "The registration's id")),
+    responses((status = 200, description = "`{\"submission\": {\"id\", \"state\", \"issues\", \"decks\", \"submitTime\", \"checkTime\"?, \"failure\"?}}`"),
+              (status = 403, description = "`permission_denied`: the decklists are not shown to you", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn lineup(
+    calls: Calls,
+    Path((id, registration)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .get_lineup(pb::GetLineupRequest { id, registration })
+        .await?;
+    Ok(Json(tournaments_json::submission_answer(&response)))
+}
+
+/// Every latest lineup the caller may see under the tournament's decklist visibility.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/lineups", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, description = "`{\"lineups\": [submission]}`"),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn lineups(calls: Calls, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .list_lineups(pb::ListLineupsRequest { id })
+        .await?;
+    Ok(Json(tournaments_json::lineups_answer(&response)))
 }
 
 /// The tournaments' part of the OpenAPI document.
@@ -73,11 +147,11 @@ pub fn routes() -> Router<AppState> {
 #[openapi(
     paths(list, create, read, change, act, add_organizer, registrations, register, unregister,
           fix_table, act_on_registration, pair_round, round, act_on_match, standings,
-          export_stage, events),
+          export_stage, events, submit_lineup, lineup, lineups),
     components(schemas(CreateTournamentBody, StageBody, AdvancementRuleBody, SeedBody,
                        ChangeTournamentBody, StagePatchBody, AddOrganizerBody, RegisterBody,
                        FixTableBody, PairRoundBody, ManualPairingBody, ReportResultBody,
-                       ExtendMatchBody, DeckSettingsBody, RulesBody)),
+                       ExtendMatchBody, DeckSettingsBody, RulesBody, LineupBody)),
     tags((name = "tournaments", description = "Tournaments: stages, registration, rounds, results, standings and live events"))
 )]
 pub struct TournamentsDoc;

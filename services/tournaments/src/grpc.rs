@@ -23,6 +23,7 @@ use crate::run::create::{CreateInput, StageInput, settings_view};
 use crate::run::fact::{DeckSettings, DecklistVisibility, PinnedRule};
 use crate::run::{MatchRun, Run, RunError};
 use crate::service::{DeckSettingsInput, RegistrationChange, Reported, TimerChange, Tournaments};
+use crate::store::Submission;
 
 /// The `TournamentService` implementation.
 #[derive(Debug, Clone)]
@@ -239,6 +240,19 @@ fn deck_settings(settings: &DeckSettings) -> pb::DeckSettings {
         deadline: settings.deadline_ms.map(|ms| to_proto(from_millis(ms))),
         decklist_visibility: spec_name(&settings.decklist_visibility),
         drop_without_lineup: settings.drop_without_lineup,
+    }
+}
+
+fn submission_of(submission: &Submission) -> pb::Submission {
+    pb::Submission {
+        id: submission.id.clone(),
+        registration: submission.registration.clone(),
+        state: submission.state.clone(),
+        issues: submission.issues.clone(),
+        decks: submission.decks.clone(),
+        submit_time: Some(to_proto(from_millis(submission.submit_time_ms))),
+        check_time: submission.check_time_ms.map(|ms| to_proto(from_millis(ms))),
+        failure: submission.failure.clone(),
     }
 }
 
@@ -787,6 +801,60 @@ impl TournamentService for Api {
         Ok(Response::new(pb::ExportStageResponse {
             event_json: event.to_string(),
             stage_json: config.to_string(),
+        }))
+    }
+
+    async fn submit_lineup(
+        &self,
+        request: Request<pb::SubmitLineupRequest>,
+    ) -> Result<Response<pb::SubmissionResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let submission = self
+            .tournaments
+            .submit_lineup(&caller, &request.id, &request.registration, request.decks)
+            .await?;
+        Ok(Response::new(pb::SubmissionResponse {
+            submission: Some(submission_of(&submission)),
+        }))
+    }
+
+    async fn get_lineup(
+        &self,
+        request: Request<pb::GetLineupRequest>,
+    ) -> Result<Response<pb::SubmissionResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let submission = self
+            .tournaments
+            .lineup(&caller, &request.id, &request.registration)
+            .await?
+            .ok_or_else(|| {
+                Status::from(kit::status::Failure::new(
+                    tonic::Code::NotFound,
+                    "not_found",
+                    format!(
+                        "registration `{}` has submitted no lineup",
+                        request.registration
+                    ),
+                ))
+            })?;
+        Ok(Response::new(pb::SubmissionResponse {
+            submission: Some(submission_of(&submission)),
+        }))
+    }
+
+    async fn list_lineups(
+        &self,
+        request: Request<pb::ListLineupsRequest>,
+    ) -> Result<Response<pb::ListLineupsResponse>, Status> {
+        let caller = Caller::of(&request);
+        let submissions = self
+            .tournaments
+            .lineups(&caller, &request.get_ref().id)
+            .await?;
+        Ok(Response::new(pb::ListLineupsResponse {
+            submissions: submissions.iter().map(submission_of).collect(),
         }))
     }
 

@@ -14,10 +14,12 @@
 pub mod domain;
 mod error;
 pub mod grpc;
+pub mod lineup;
 pub mod offline;
 pub mod run;
 pub mod service;
 pub mod store;
+pub mod worker;
 
 pub use error::Error;
 
@@ -29,24 +31,32 @@ use kit::services::Service;
 #[derive(Debug)]
 pub struct Tournaments;
 
+/// What the tournaments service takes besides its dependencies.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Where lineup checks are queued (`worker::QUEUE`); `None`: nowhere (submissions stay
+    /// pending).
+    pub queue: Option<kit::queue::Queue>,
+}
+
 impl Mount for Tournaments {
     const SERVICE: Service = Service::Tournaments;
-    type Settings = ();
+    type Settings = Settings;
 
     fn mount(
         routes: &mut tonic::service::RoutesBuilder,
         deps: &Deps,
-        (): &(),
+        settings: &Settings,
     ) -> Result<(), MountError> {
         // Tournaments live in the process's database: a process without one fails here.
         let store = store::TournamentStore::new(deps.database(Self::SERVICE)?.clone());
         let accounts = AccountsClient::connect_lazy(deps.url(Service::Accounts))?;
         let scripts = ScriptsClient::connect_lazy(deps.url(Service::Scripts))?;
-        routes.add_service(grpc::server(grpc::Api::new(service::Tournaments::new(
-            store,
-            Some(accounts),
-            Some(scripts),
-        ))));
+        let mut tournaments = service::Tournaments::new(store, Some(accounts), Some(scripts));
+        if let Some(queue) = &settings.queue {
+            tournaments = tournaments.with_queue(queue.clone());
+        }
+        routes.add_service(grpc::server(grpc::Api::new(tournaments)));
         Ok(())
     }
 

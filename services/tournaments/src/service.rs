@@ -28,7 +28,7 @@ use crate::run::create::{CreateInput, created};
 use crate::run::deck_settings::{self, Scope};
 use crate::run::fact::{DeckSettings, DecklistVisibility, Fact, Organizer, PinnedRule, ReportedBy};
 use crate::run::{Phase, Run, RunError};
-use crate::store::{Appended, Header, TournamentStore};
+use crate::store::{Appended, Header, Submission, TournamentStore};
 
 /// How many times a change decides again after another writer appended first.
 const MAX_ATTEMPTS: usize = 8;
@@ -39,6 +39,9 @@ const MAX_ID_CHARS: usize = 64;
 /// How often a watcher looks at the log when nothing was published in this process (another
 /// replica may have written).
 const WATCH_POLL: Duration = Duration::from_secs(2);
+
+/// The longest deck text a lineup takes (as the deck import reads).
+const MAX_DECK_TEXT_BYTES: usize = 256 * 1024;
 
 /// The tournaments a process keeps folded before it forgets the idle ones.
 const MAX_FOLDED: usize = 512;
@@ -179,6 +182,8 @@ pub struct Tournaments {
     published: broadcast::Sender<(String, u64)>,
     /// The live events kept per folded tournament.
     feed_events: usize,
+    /// Where lineup checks are queued; `None`: submissions stay pending until a sweep.
+    queue: Option<kit::queue::Queue>,
 }
 
 impl Tournaments {
@@ -196,7 +201,20 @@ impl Tournaments {
             slots: Arc::new(Mutex::new(HashMap::new())),
             published: broadcast::channel(1024).0,
             feed_events: FEED_EVENTS,
+            queue: None,
         }
+    }
+
+    /// This service queueing each submitted lineup's check on `queue`.
+    #[must_use]
+    pub fn with_queue(mut self, queue: kit::queue::Queue) -> Self {
+        self.queue = Some(queue);
+        self
+    }
+
+    /// The store (the submission worker reads and writes submissions through it).
+    pub fn store(&self) -> &TournamentStore {
+        &self.store
     }
 
     /// This service keeping `events` live events per tournament (at least 1) instead of
@@ -490,6 +508,144 @@ impl Tournaments {
             })
             .await?
             .0)
+    }
+
+    /// Submits a lineup for registration `registration`: its player, or an organizer (a
+    /// guest's). Returns the pending submission; its check is queued.
+    pub async fn submit_lineup(
+        &self,
+        caller: &Caller,
+        id: &str,
+        registration: &str,
+        decks: Vec<String>,
+    ) -> Result<Submission, Error> {
+        access::creator(caller).map_err(|denied| Error::Denied {
+            denied,
+            id: id.to_owned(),
+        })?;
+        let run = self.get(caller, id).await?;
+        self.may_see_lineup(caller, &run, registration, true)?;
+        let settings = run.deck_settings.as_ref().ok_or(Error::Run(RunError::WrongPhase(
+            "this tournament takes no lineups yet: its organizer has not saved its deck settings",
+        )))?;
+        let now = SystemTime::now();
+        let locked = match settings.deadline_ms {
+            Some(deadline) => to_millis(now) > deadline,
+            None => run.phase != Phase::Registration,
+        };
+        if locked {
+            return Err(Error::Run(RunError::WrongPhase(
+                "lineups are locked: the deadline has passed",
+            )));
+        }
+        if decks.is_empty()
+            || decks.len() > usize::try_from(deck_settings::MAX_DECKS).unwrap_or(usize::MAX)
+            || decks
+                .iter()
+                .any(|deck| deck.trim().is_empty() || deck.len() > MAX_DECK_TEXT_BYTES)
+        {
+            return Err(Error::BadRequest {
+                field: "decks",
+                problem: format!(
+                    "1 to {} deck codes or lists, each at most {} KiB",
+                    deck_settings::MAX_DECKS,
+                    MAX_DECK_TEXT_BYTES / 1024
+                ),
+            });
+        }
+        let mut bytes = [0_u8; 12];
+        rand::rng().fill_bytes(&mut bytes);
+        let submission = Submission {
+            id: format!("sub_{}", URL_SAFE_NO_PAD.encode(bytes)),
+            tournament: id.to_owned(),
+            registration: registration.to_owned(),
+            decks,
+            state: "pending".into(),
+            issues: Vec::new(),
+            failure: None,
+            superseded: false,
+            submit_time_ms: to_millis(now),
+            check_time_ms: None,
+        };
+        self.store.insert_submission(&submission).await?;
+        if let Some(queue) = &self.queue {
+            crate::worker::enqueue(queue, &submission).await;
+        }
+        Ok(submission)
+    }
+
+    /// The latest lineup of `registration`, for whoever may see it.
+    pub async fn lineup(
+        &self,
+        caller: &Caller,
+        id: &str,
+        registration: &str,
+    ) -> Result<Option<Submission>, Error> {
+        let run = self.get(caller, id).await?;
+        self.may_see_lineup(caller, &run, registration, false)?;
+        Ok(self
+            .store
+            .latest_submissions(id, Some(registration))
+            .await?
+            .pop())
+    }
+
+    /// Every latest lineup the caller may see under the tournament's decklist visibility.
+    pub async fn lineups(&self, caller: &Caller, id: &str) -> Result<Vec<Submission>, Error> {
+        let run = self.get(caller, id).await?;
+        Ok(self
+            .store
+            .latest_submissions(id, None)
+            .await?
+            .into_iter()
+            .filter(|submission| {
+                self.may_see_lineup(caller, &run, &submission.registration, false)
+                    .is_ok()
+            })
+            .collect())
+    }
+
+    /// Who may see (or, `submitting`, submit) a registration's lineup: its player and the
+    /// organizers; anyone else only as the decklist visibility allows (and never submit).
+    fn may_see_lineup(
+        &self,
+        caller: &Caller,
+        run: &Run,
+        registration: &str,
+        submitting: bool,
+    ) -> Result<(), Error> {
+        let found = run.roster.get(registration).ok_or_else(|| {
+            Error::Run(RunError::Roster(
+                crate::domain::registration::RosterError::Unknown(registration.to_owned()),
+            ))
+        })?;
+        // Submitting needs a token that may write (checked before); reading one that may read.
+        let account = if submitting {
+            caller.account_id()
+        } else {
+            access::viewer(caller)
+        };
+        let mine = found.account.is_some() && found.account.as_deref() == account;
+        if mine || organizer(caller, run).is_ok() {
+            return Ok(());
+        }
+        let visible = match run.deck_settings.as_ref().map(|s| s.decklist_visibility) {
+            Some(DecklistVisibility::Public) => true,
+            Some(DecklistVisibility::AfterEvent) => run.phase == Phase::Finished,
+            _ => false,
+        };
+        if submitting {
+            return Err(Error::NotYours(
+                "only the player or an organizer submits a lineup",
+            ));
+        }
+        if visible {
+            Ok(())
+        } else {
+            Err(Error::NotYours(
+                "this tournament shows a lineup to its player and organizers only",
+            ))
+        }
     }
 
     /// Organizers: adds the account `username` as a co-organizer.

@@ -209,3 +209,151 @@ async fn insert_fact(
     .await?;
     Ok(())
 }
+
+/// A lineup as submitted, and its verdict once checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submission {
+    /// Its id (`sub_…`), also its queue job's.
+    pub id: String,
+    /// The tournament.
+    pub tournament: String,
+    /// The registration it is for.
+    pub registration: String,
+    /// The deck codes or lists as submitted.
+    pub decks: Vec<String>,
+    /// `pending`, `accepted`, `rejected` or `failed`.
+    pub state: String,
+    /// The check's issues, once checked.
+    pub issues: Vec<String>,
+    /// Why the check failed.
+    pub failure: Option<String>,
+    /// Whether a later submission replaced it.
+    pub superseded: bool,
+    /// When it was submitted, unix milliseconds.
+    pub submit_time_ms: i64,
+    /// When it was checked.
+    pub check_time_ms: Option<i64>,
+}
+
+/// The columns [`submission_of`] reads.
+macro_rules! submission_columns {
+    () => {
+        "id, tournament, registration, decks, state, issues, failure, superseded, \
+         submit_time, check_time"
+    };
+}
+
+fn submission_of(row: &sqlx::any::AnyRow) -> Result<Submission, Error> {
+    let corrupt = |_| Error::Corrupt { what: "submission" };
+    let decks: String = row.try_get("decks")?;
+    let issues: Option<String> = row.try_get("issues")?;
+    let superseded: i64 = row.try_get("superseded")?;
+    Ok(Submission {
+        id: row.try_get("id")?,
+        tournament: row.try_get("tournament")?,
+        registration: row.try_get("registration")?,
+        decks: serde_json::from_str(&decks).map_err(corrupt)?,
+        state: row.try_get("state")?,
+        issues: issues
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(corrupt)?
+            .unwrap_or_default(),
+        failure: row.try_get("failure")?,
+        superseded: superseded != 0,
+        submit_time_ms: row.try_get("submit_time")?,
+        check_time_ms: row.try_get("check_time")?,
+    })
+}
+
+impl TournamentStore {
+    /// Saves a pending submission and marks the registration's earlier ones superseded, in one
+    /// transaction.
+    #[tracing::instrument(skip_all, fields(submission = %submission.id))]
+    pub async fn insert_submission(&self, submission: &Submission) -> Result<(), Error> {
+        let decks = serde_json::to_string(&submission.decks)
+            .map_err(|_| Error::Corrupt { what: "submission" })?;
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query(
+            "UPDATE tournaments_submissions SET superseded = 1 \
+             WHERE tournament = $1 AND registration = $2 AND superseded = 0",
+        )
+        .bind(&submission.tournament)
+        .bind(&submission.registration)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO tournaments_submissions (id, tournament, registration, decks, state, \
+             superseded, submit_time) VALUES ($1, $2, $3, $4, 'pending', 0, $5)",
+        )
+        .bind(&submission.id)
+        .bind(&submission.tournament)
+        .bind(&submission.registration)
+        .bind(decks)
+        .bind(submission.submit_time_ms)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The submission `id`.
+    pub async fn submission(&self, id: &str) -> Result<Option<Submission>, Error> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            submission_columns!(),
+            " FROM tournaments_submissions WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(self.db.pool())
+        .await?;
+        row.as_ref().map(submission_of).transpose()
+    }
+
+    /// The latest submission of every registration of a tournament (or of one registration).
+    pub async fn latest_submissions(
+        &self,
+        tournament: &str,
+        registration: Option<&str>,
+    ) -> Result<Vec<Submission>, Error> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            submission_columns!(),
+            " FROM tournaments_submissions \
+             WHERE tournament = $1 AND superseded = 0 AND ($2 IS NULL OR registration = $2) \
+             ORDER BY submit_time, id"
+        ))
+        .bind(tournament)
+        .bind(registration)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(submission_of).collect()
+    }
+
+    /// Writes a pending submission's verdict; `false` when it had one already (a job run
+    /// twice writes one verdict).
+    pub async fn set_verdict(
+        &self,
+        id: &str,
+        state: &str,
+        issues: &[String],
+        failure: Option<&str>,
+        now: SystemTime,
+    ) -> Result<bool, Error> {
+        let issues =
+            serde_json::to_string(issues).map_err(|_| Error::Corrupt { what: "issues" })?;
+        let done = sqlx::query(
+            "UPDATE tournaments_submissions SET state = $2, issues = $3, failure = $4, \
+             check_time = $5 WHERE id = $1 AND state = 'pending'",
+        )
+        .bind(id)
+        .bind(state)
+        .bind(issues)
+        .bind(failure)
+        .bind(to_millis(now))
+        .execute(self.db.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

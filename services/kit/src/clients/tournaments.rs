@@ -152,6 +152,30 @@ impl TournamentsClient {
         rpc!(self, Idempotent, request, export_stage)
     }
 
+    /// Submits a lineup.
+    pub async fn submit_lineup(
+        &self,
+        request: pb::SubmitLineupRequest,
+    ) -> Result<pb::SubmissionResponse, ServiceError> {
+        rpc!(self, Once, request, submit_lineup)
+    }
+
+    /// Returns a registration's latest lineup.
+    pub async fn get_lineup(
+        &self,
+        request: pb::GetLineupRequest,
+    ) -> Result<pb::SubmissionResponse, ServiceError> {
+        rpc!(self, Idempotent, request, get_lineup)
+    }
+
+    /// Returns every latest lineup the caller may see.
+    pub async fn list_lineups(
+        &self,
+        request: pb::ListLineupsRequest,
+    ) -> Result<pb::ListLineupsResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_lineups)
+    }
+
     /// Follows a tournament's events from after `request.after_seq`, as they happen: a stream
     /// with no deadline (it lasts as long as the caller reads it).
     pub async fn watch_tournament(

@@ -203,8 +203,8 @@ pub enum Fact {
     },
     /// An organizer saved the deck settings (every rule pinned at its version then).
     DeckSettingsSet {
-        /// The settings.
-        settings: DeckSettings,
+        /// The settings (boxed: the rules' sources make it the largest fact by far).
+        settings: Box<DeckSettings>,
     },
     /// Settings a running stage may change.
     StageSettingsChanged {

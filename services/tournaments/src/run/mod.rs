@@ -387,7 +387,9 @@ impl Run {
                 }
             }
             Fact::RegistrationSet { open } => self.registration_open = *open,
-            Fact::DeckSettingsSet { settings } => self.deck_settings = Some(settings.clone()),
+            Fact::DeckSettingsSet { settings } => {
+                self.deck_settings = Some(settings.as_ref().clone());
+            }
             Fact::Registered {
                 registration,
                 account,
@@ -1066,7 +1068,9 @@ impl Run {
                 ),
             });
         }
-        Ok(Fact::DeckSettingsSet { settings })
+        Ok(Fact::DeckSettingsSet {
+            settings: Box::new(settings),
+        })
     }
 
     /// Opens or closes registration (before the start).

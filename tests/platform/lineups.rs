@@ -1,0 +1,271 @@
+//! Lineups submitted to a tournament and checked by the submission worker of the all-in-one
+//! process (through the job queue in its database), on the real Legends of Runeterra data: the
+//! rulesets guide's tutorial as a tournament — its deck rule "Two-of Standard", its deck-set
+//! rule "No shared champions" and the Eternal card rule — gives exactly its messages,
+//! prefixed; a banned card is rejected before any rule runs (a rule that would loop forever is
+//! never started); a lineup with too few decks; a rule that runs out of time fails; lineups
+//! lock after the deadline; who may see a lineup.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::deck_validate::{LINEUP_CODES, TWO_OF_CODE, guide_script, import};
+use crate::ownership::{send, session};
+use crate::support;
+
+struct Setup<'a> {
+    api: &'a str,
+    client: reqwest::Client,
+    organizer: String,
+    player: String,
+    tournament: String,
+    registration: String,
+}
+
+impl Setup<'_> {
+    async fn ruleset(&self, name: &str, scope: &str, source: &str) -> String {
+        let (status, made) = send(
+            self.client
+                .post(format!("{}/lor/rulesets", self.api))
+                .json(&json!({"name": name, "scope": scope, "source": source})),
+            Some(&self.organizer),
+        )
+        .await;
+        assert_eq!(status, 201, "{made}");
+        made["ruleset"]["id"].as_str().expect("an id").to_owned()
+    }
+
+    async fn settings(&self, settings: Value) {
+        let (status, body) = send(
+            self.client
+                .patch(format!("{}/tournaments/{}", self.api, self.tournament))
+                .json(&json!({"deckSettings": settings})),
+            Some(&self.organizer),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+
+    fn lineup_url(&self) -> String {
+        format!(
+            "{}/tournaments/{}/registrations/{}/lineup",
+            self.api, self.tournament, self.registration
+        )
+    }
+
+    /// Submits `decks` as the player and waits for the verdict.
+    async fn verdict(&self, decks: &[&str]) -> Value {
+        let (status, submitted) = send(
+            self.client
+                .put(self.lineup_url())
+                .json(&json!({"decks": decks})),
+            Some(&self.player),
+        )
+        .await;
+        assert_eq!(status, 202, "{submitted}");
+        let keys: Vec<&str> = submitted["submission"]
+            .as_object()
+            .expect("a submission")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["id", "state", "submitTime"]);
+        assert_eq!(submitted["submission"]["state"], "pending");
+        let id = submitted["submission"]["id"].clone();
+        for _ in 0..300 {
+            let (status, body) = send(self.client.get(self.lineup_url()), Some(&self.player)).await;
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(body["submission"]["id"], id, "the latest counts");
+            if body["submission"]["state"] != "pending" {
+                return body["submission"].clone();
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("no verdict in 30 s");
+    }
+}
+
+fn issues(submission: &Value) -> Vec<String> {
+    let mut lines: Vec<String> = submission["issues"]
+        .as_array()
+        .expect("issues")
+        .iter()
+        .filter_map(|line| line.as_str().map(str::to_owned))
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_rulesets_guide_tutorial_as_a_tournament_checks_lineups_in_the_worker() {
+    let platform = support::SamplePlatform::with_card_data(&["lor"]).await;
+    let (api, client) = (platform.api.as_str(), reqwest::Client::new());
+    let organizer = session(&client, api, "lineup-org").await;
+    let player = session(&client, api, "lineup-player").await;
+    let stranger = session(&client, api, "lineup-stranger").await;
+    let (status, created) = send(
+        client
+            .post(format!("{api}/lor/tournaments"))
+            .json(&json!({"name": "Tutorial cup", "stages": [{"format": "swiss"}]})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let tournament = created["tournament"]["id"].as_str().expect("id").to_owned();
+    let (status, registered) = send(
+        client
+            .post(format!("{api}/tournaments/{tournament}/registrations"))
+            .json(&json!({})),
+        Some(&player),
+    )
+    .await;
+    assert_eq!(status, 201, "{registered}");
+    let setup = Setup {
+        api,
+        client: client.clone(),
+        organizer,
+        player,
+        tournament,
+        registration: registered["registration"]["id"]
+            .as_str()
+            .expect("id")
+            .to_owned(),
+    };
+    // No deck settings yet: no lineups.
+    let (status, body) = send(
+        client
+            .put(setup.lineup_url())
+            .json(&json!({"decks": [TWO_OF_CODE]})),
+        Some(&setup.player),
+    )
+    .await;
+    assert_eq!(status, 409, "{body}");
+
+    let two_of = setup
+        .ruleset(
+            "Two-of Standard",
+            "deck",
+            &guide_script("### 1. Write a deck rule"),
+        )
+        .await;
+    let shared = setup
+        .ruleset(
+            "No shared champions",
+            "deckset",
+            &guide_script("### 3. Add a deck set rule"),
+        )
+        .await;
+    let rules = json!({"card": "lor-eternal", "deck": two_of, "deckset": shared});
+
+    // 1. One deck: the deck rule's two messages, prefixed with the deck.
+    setup
+        .settings(json!({"decksToBring": 1, "rules": rules}))
+        .await;
+    let verdict = setup.verdict(&[TWO_OF_CODE]).await;
+    assert_eq!(verdict["state"], "rejected", "{verdict}");
+    assert_eq!(
+        issues(&verdict),
+        [
+            "Deck 1: Deny is banned.",
+            "Deck 1: Zed: at most 2 copies (found 3)."
+        ]
+    );
+    assert!(verdict["checkTime"].is_string());
+
+    // 2. Two decks sharing a champion: the deck set rule's message, prefixed with the lineup.
+    setup
+        .settings(json!({"decksToBring": 2, "rules": rules}))
+        .await;
+    let verdict = setup.verdict(&LINEUP_CODES).await;
+    assert_eq!(verdict["state"], "rejected", "{verdict}");
+    assert!(
+        issues(&verdict).contains(&"Lineup: Zed is in deck 1 and deck 2.".to_owned()),
+        "{verdict}"
+    );
+
+    // 3. Too few decks is an issue of the lineup, not an error.
+    let verdict = setup.verdict(&[LINEUP_CODES[0]]).await;
+    assert_eq!(verdict["state"], "rejected", "{verdict}");
+    assert!(
+        issues(&verdict).contains(&"Lineup: this tournament asks for 2 decks, not 1.".to_owned()),
+        "{verdict}"
+    );
+
+    // 4. A banned card is rejected before any rule runs: a deck rule that never ends is
+    // never started.
+    let endless = setup
+        .ruleset(
+            "Endless",
+            "deck",
+            "export default function validateDeck(deck, cardsById) { while (true) {} }",
+        )
+        .await;
+    let deck = import(&client, api, "lor", TWO_OF_CODE).await;
+    let mut deny = None;
+    for reference in deck["main"].as_object().expect("a pile").keys() {
+        let (_, card) = send(client.get(format!("{api}/lor/cards/{reference}")), None).await;
+        if card["name"] == "Deny" {
+            deny = Some(reference.clone());
+        }
+    }
+    let deny = deny.expect("the tutorial's deck holds Deny");
+    setup
+        .settings(json!({"decksToBring": 1, "bannedCards": [deny],
+                         "rules": {"card": "lor-eternal", "deck": endless}}))
+        .await;
+    let verdict = setup.verdict(&[TWO_OF_CODE]).await;
+    assert_eq!(verdict["state"], "rejected", "{verdict}");
+    assert_eq!(
+        issues(&verdict),
+        ["Deck 1: Deny is banned in this tournament."]
+    );
+
+    // 5. Without the banned card in the way, the endless rule runs out of time: failed, naming it.
+    setup
+        .settings(json!({"decksToBring": 1, "rules": {"card": "lor-eternal", "deck": endless}}))
+        .await;
+    let verdict = setup.verdict(&[TWO_OF_CODE]).await;
+    assert_eq!(verdict["state"], "failed", "{verdict}");
+    assert!(
+        verdict["failure"]
+            .as_str()
+            .is_some_and(|reason| reason.contains("Endless")),
+        "{verdict}"
+    );
+
+    // Who sees a lineup: its player and the organizers, not another account (by default).
+    let (status, body) = send(client.get(setup.lineup_url()), Some(&stranger)).await;
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = send(client.get(setup.lineup_url()), Some(&setup.organizer)).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = send(
+        client.get(format!("{api}/tournaments/{}/lineups", setup.tournament)),
+        Some(&stranger),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["lineups"], json!([]));
+    let (status, body) = send(
+        client
+            .put(setup.lineup_url())
+            .json(&json!({"decks": [TWO_OF_CODE]})),
+        Some(&stranger),
+    )
+    .await;
+    assert_eq!(status, 403, "{body}");
+
+    // After the deadline, lineups lock.
+    setup
+        .settings(json!({"deadline": "2020-01-01T00:00:00Z", "rules": rules}))
+        .await;
+    let (status, body) = send(
+        client
+            .put(setup.lineup_url())
+            .json(&json!({"decks": [TWO_OF_CODE]})),
+        Some(&setup.player),
+    )
+    .await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"]["code"], "failed_precondition");
+}
