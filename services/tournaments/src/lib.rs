@@ -14,6 +14,7 @@
 pub mod domain;
 mod error;
 pub mod grpc;
+pub mod jobs;
 pub mod lineup;
 pub mod offline;
 pub mod run;

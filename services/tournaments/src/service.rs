@@ -569,7 +569,7 @@ impl Tournaments {
         };
         self.store.insert_submission(&submission).await?;
         if let Some(queue) = &self.queue {
-            crate::worker::enqueue(queue, &submission).await;
+            crate::jobs::enqueue(queue, &submission).await;
         }
         Ok(submission)
     }

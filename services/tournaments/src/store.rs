@@ -331,6 +331,27 @@ impl TournamentStore {
         rows.iter().map(submission_of).collect()
     }
 
+    /// Pending submissions (not superseded) submitted before `before_ms`, the oldest first, at
+    /// most `limit`: what the sweep queues again.
+    pub async fn stale_pending(
+        &self,
+        before_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<Submission>, Error> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            submission_columns!(),
+            " FROM tournaments_submissions \
+             WHERE state = 'pending' AND superseded = 0 AND submit_time < $1 \
+             ORDER BY submit_time, id LIMIT $2"
+        ))
+        .bind(before_ms)
+        .bind(i64::from(limit))
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(submission_of).collect()
+    }
+
     /// Writes a pending submission's verdict; `false` when it had one already (a job run
     /// twice writes one verdict).
     pub async fn set_verdict(

@@ -8,46 +8,15 @@
 //! dead-letter list (`turnier queue dead-letters submissions`).
 
 use std::future::Future;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use kit::auth::Caller;
 use kit::clients::{DecksClient, ScriptsClient};
-use kit::queue::{Job, JobId, Queue, WorkerSummary, run_worker};
-use serde::{Deserialize, Serialize};
+use kit::queue::{Job, Queue, WorkerSummary, run_worker};
 
+use crate::jobs::{Payload, QUEUE, enqueue};
 use crate::lineup;
 use crate::service::Tournaments;
-use crate::store::Submission;
-
-/// The queue of lineup checks.
-pub const QUEUE: &str = "submissions";
-
-/// A job's payload.
-#[derive(Debug, Serialize, Deserialize)]
-struct Payload {
-    tournament: String,
-    submission: String,
-}
-
-/// Queues the check of `submission` (its id is the job's). A queue that cannot be reached is
-/// logged: the submission stays pending until it is queued again.
-pub async fn enqueue(queue: &Queue, submission: &Submission) {
-    let payload = Payload {
-        tournament: submission.tournament.clone(),
-        submission: submission.id.clone(),
-    };
-    let queued = match (JobId::parse(&submission.id), serde_json::to_vec(&payload)) {
-        (Ok(id), Ok(bytes)) => queue.enqueue(QUEUE, &id, &bytes).await.map(|_| ()),
-        (Err(err), _) => Err(err),
-        (_, Err(err)) => {
-            tracing::error!(error = %err, "a submission job does not serialize");
-            return;
-        }
-    };
-    if let Err(err) = queued {
-        tracing::warn!(submission = %submission.id, error = %err, "a lineup check was not queued");
-    }
-}
 
 /// Why a job did not finish: retried with backoff, then dead-lettered.
 #[derive(Debug, thiserror::Error)]
@@ -60,8 +29,17 @@ enum JobError {
     Transient(#[from] lineup::Transient),
 }
 
+/// How often the sweep looks for submissions without a live job.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(30);
+
+/// How old a pending submission is before the sweep queues it again.
+pub const SWEEP_AFTER: Duration = Duration::from_secs(60);
+
 /// Runs the worker as `consumer` until `shutdown`: `tournaments` reads the tournaments (its own
 /// fold of the log in the shared database), `importer` reads decks, `scripts` runs the rules.
+/// Beside it, every [`SWEEP_EVERY`] a sweep queues again any submission still pending after
+/// [`SWEEP_AFTER`] (one whose job was never queued, say, because the queue was down): queueing
+/// is idempotent by the submission id, so a live job is not doubled.
 pub async fn run(
     tournaments: Tournaments,
     queue: Queue,
@@ -70,7 +48,8 @@ pub async fn run(
     consumer: &str,
     shutdown: impl Future<Output = ()>,
 ) -> WorkerSummary {
-    run_worker(
+    let sweeping = sweep_forever(tournaments.clone(), queue.clone());
+    let working = run_worker(
         queue,
         QUEUE,
         consumer,
@@ -81,8 +60,47 @@ pub async fn run(
             async move { handle(&tournaments, &importer, &scripts, job).await }
         },
         shutdown,
-    )
-    .await
+    );
+    tokio::select! {
+        summary = working => summary,
+        never = sweeping => match never {},
+    }
+}
+
+/// Queues again, every [`SWEEP_EVERY`], the submissions pending for longer than
+/// [`SWEEP_AFTER`].
+async fn sweep_forever(tournaments: Tournaments, queue: Queue) -> std::convert::Infallible {
+    loop {
+        tokio::time::sleep(SWEEP_EVERY).await;
+        if let Err(err) = sweep(&tournaments, &queue, SWEEP_AFTER).await {
+            tracing::warn!(error = %err, "the submission sweep failed");
+        }
+    }
+}
+
+/// Queues again every submission pending for longer than `after`; returns how many.
+pub async fn sweep(
+    tournaments: &Tournaments,
+    queue: &Queue,
+    after: Duration,
+) -> Result<usize, crate::Error> {
+    let before = SystemTime::now()
+        .checked_sub(after)
+        .unwrap_or(SystemTime::UNIX_EPOCH);
+    let stale = tournaments
+        .store()
+        .stale_pending(kit::timestamp::to_millis(before), 500)
+        .await?;
+    for submission in &stale {
+        enqueue(queue, submission).await;
+    }
+    if !stale.is_empty() {
+        tracing::info!(
+            submissions = stale.len(),
+            "pending submissions queued again"
+        );
+    }
+    Ok(stale.len())
 }
 
 async fn handle(

@@ -37,6 +37,7 @@ on_both_databases!(
     the_ownership_rule_decides_who_runs_the_event_and_who_reports,
     the_live_events_come_once_in_order_and_resume_after_an_id,
     a_watcher_resuming_from_before_the_feed_gets_every_event_from_the_log,
+    a_submission_gets_one_verdict_and_the_sweep_queues_a_stuck_one_once,
 );
 
 fn account(id: &str) -> Caller {
@@ -527,4 +528,85 @@ async fn a_watcher_resuming_from_before_the_feed_gets_every_event_from_the_log(
         "the two results after the pairing"
     );
     assert_eq!(from_short[0].1, "tournament_created");
+}
+
+async fn a_submission_gets_one_verdict_and_the_sweep_queues_a_stuck_one_once(
+    database: TestDatabase,
+) {
+    use kit::queue::{Queue, QueueSettings};
+    use tournaments::jobs::QUEUE;
+    use tournaments::store::Submission;
+    use tournaments::worker::sweep;
+
+    let service = service(&database).await;
+    let run = started(&service, 2, 1).await;
+    let submission = |id: &str| Submission {
+        id: id.to_owned(),
+        tournament: run.id.clone(),
+        registration: "r1".into(),
+        decks: vec!["CEAQCAICBEAREAICAUDAQDAQCEJBKFY2DMOCIJRKFQYTEAIBAEBDI".into()],
+        state: "pending".into(),
+        issues: Vec::new(),
+        failure: None,
+        superseded: false,
+        submit_time_ms: 1_000,
+        check_time_ms: None,
+    };
+    // Submitted while the queue was unreachable: no job.
+    let store = service.store();
+    store
+        .insert_submission(&submission("sub_first"))
+        .await
+        .expect("saved");
+    let queue = Queue::sql(database.connect().await, QueueSettings::default());
+    let zero = std::time::Duration::ZERO;
+    assert_eq!(sweep(&service, &queue, zero).await.expect("swept"), 1);
+    assert_eq!(queue.depth(QUEUE).await.expect("depth").ready, 1);
+    // Queued again while its job waits: still one job.
+    assert_eq!(sweep(&service, &queue, zero).await.expect("swept"), 1);
+    assert_eq!(queue.depth(QUEUE).await.expect("depth").ready, 1);
+    // A resubmission supersedes it: only the latest counts, and the sweep skips the old one.
+    store
+        .insert_submission(&submission("sub_second"))
+        .await
+        .expect("saved");
+    let latest = store
+        .latest_submissions(&run.id, Some("r1"))
+        .await
+        .expect("read");
+    assert_eq!(latest.len(), 1);
+    assert_eq!(latest[0].id, "sub_second");
+    assert!(
+        store
+            .submission("sub_first")
+            .await
+            .expect("read")
+            .expect("kept")
+            .superseded
+    );
+    // One verdict, however many times a job runs.
+    let now = std::time::SystemTime::now();
+    let issues = vec!["Deck 1: Deny is banned.".to_owned()];
+    assert!(
+        store
+            .set_verdict("sub_second", "rejected", &issues, None, now)
+            .await
+            .expect("written")
+    );
+    assert!(
+        !store
+            .set_verdict("sub_second", "accepted", &[], None, now)
+            .await
+            .expect("not written")
+    );
+    let checked = store
+        .submission("sub_second")
+        .await
+        .expect("read")
+        .expect("kept");
+    assert_eq!(checked.state, "rejected");
+    assert_eq!(checked.issues, issues);
+    assert!(checked.check_time_ms.is_some());
+    // Nothing left pending (the superseded one does not count).
+    assert_eq!(sweep(&service, &queue, zero).await.expect("swept"), 0);
 }

@@ -1,0 +1,40 @@
+//! The jobs of lineup checks: their queue, their payload, and queueing one. What the service
+//! does when a lineup is submitted and the sweep does for one left pending; the worker
+//! (`crate::worker`) consumes them.
+
+use kit::queue::{JobId, Queue};
+use serde::{Deserialize, Serialize};
+
+use crate::store::Submission;
+
+/// The queue of lineup checks.
+pub const QUEUE: &str = "submissions";
+
+/// A job's payload.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Payload {
+    /// The tournament.
+    pub(crate) tournament: String,
+    /// The submission (also the job's id).
+    pub(crate) submission: String,
+}
+
+/// Queues the check of `submission` (its id is the job's). A queue that cannot be reached is
+/// logged: the submission stays pending until it is queued again.
+pub async fn enqueue(queue: &Queue, submission: &Submission) {
+    let payload = Payload {
+        tournament: submission.tournament.clone(),
+        submission: submission.id.clone(),
+    };
+    let queued = match (JobId::parse(&submission.id), serde_json::to_vec(&payload)) {
+        (Ok(id), Ok(bytes)) => queue.enqueue(QUEUE, &id, &bytes).await.map(|_| ()),
+        (Err(err), _) => Err(err),
+        (_, Err(err)) => {
+            tracing::error!(error = %err, "a submission job does not serialize");
+            return;
+        }
+    };
+    if let Err(err) = queued {
+        tracing::warn!(submission = %submission.id, error = %err, "a lineup check was not queued");
+    }
+}
