@@ -50,8 +50,8 @@ enum Command {
     /// embedded SQLite database in .turnier/ and job queues in that database.
     Serve {
         /// Runs one role alone: accounts, catalog, search, decks, scripts, tournaments,
-        /// calculators or gateway (what each Kubernetes Deployment runs). Services find each other through
-        /// the TURNIER_<SERVICE>_URL settings.
+        /// calculators, gateway or worker (the submission worker; what each Kubernetes
+        /// Deployment runs). Services find each other through the TURNIER_<SERVICE>_URL settings.
         #[arg(long, value_name = "ROLE")]
         only: Option<String>,
     },

@@ -89,7 +89,7 @@ pub struct ServiceSettings {
 fn verifier(deps: &Deps, role: Role, db: &Database) -> Result<Verifier, MountError> {
     Ok(match role {
         Role::Service(Service::Accounts) => accounts::store_verifier(db.clone()),
-        Role::All | Role::Service(_) | Role::Gateway => Verifier::new(
+        Role::All | Role::Service(_) | Role::Gateway | Role::Worker => Verifier::new(
             kit::clients::AccountsClient::connect_lazy(deps.url(Service::Accounts))?,
         ),
     })
@@ -145,7 +145,7 @@ pub async fn serve(
         "configuration"
     );
 
-    let db = if services.is_empty() {
+    let db = if services.is_empty() && !config.role.runs_worker() {
         None
     } else {
         let db = connect(&config).await?;
@@ -158,7 +158,7 @@ pub async fn serve(
     // Lineup checks are jobs on the queue (Redis, else the database): the tournaments service
     // queues them, and the all-in-one process runs a submission worker beside it.
     let queue = match &db {
-        Some(db) if services.contains(&Service::Tournaments) => Some(
+        Some(db) if services.contains(&Service::Tournaments) || config.role.runs_worker() => Some(
             kit::queue::Queue::open(
                 config.redis_url.as_deref(),
                 db,
@@ -175,7 +175,7 @@ pub async fn serve(
     };
 
     let mut tasks: JoinSet<anyhow::Result<&'static str>> = JoinSet::new();
-    if let (Some(queue), Some(db), Role::All) = (&queue, &db, config.role) {
+    if let (Some(queue), Some(db), true) = (&queue, &db, config.role.runs_worker()) {
         let worker = tournaments::service::Tournaments::new(
             tournaments::store::TournamentStore::new(db.clone()),
             None,
@@ -195,8 +195,10 @@ pub async fn serve(
         )?;
         let queue = queue.clone();
         let stop = shutdown.wait();
+        let config_role_name = config.role.name();
         tasks.spawn(async move {
-            tournaments::worker::run(worker, queue, importer, scripts, "all-in-one", stop).await;
+            let consumer = format!("{}-{}", config_role_name, std::process::id());
+            tournaments::worker::run(worker, queue, importer, scripts, &consumer, stop).await;
             Ok("submission worker")
         });
     }

@@ -129,7 +129,9 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
     let database = kit::testing::TestDatabase::postgres().await;
     let dir = tempfile::tempdir().expect("temp dir");
     // Every port this test needs, chosen at once so none is handed out twice.
-    let mut spare = support::free_ports(2 * Service::ALL.len() + 1);
+    let mut spare = support::free_ports(2 * Service::ALL.len() + 2);
+    // The queue's keys, under a prefix of this test's, deleted when it ends.
+    let redis = kit::testing::TestRedisPrefix::new("serve-split");
     let ports: BTreeMap<Service, u16> = Service::ALL
         .iter()
         .map(|s| (*s, spare.pop().expect("enough ports")))
@@ -137,7 +139,8 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
 
     let mut env = BTreeMap::from([
         ("DATABASE_URL".to_owned(), database.url().to_owned()),
-        ("REDIS_URL".to_owned(), kit::testing::test_redis_url()),
+        ("REDIS_URL".to_owned(), redis.url().to_owned()),
+        ("TURNIER_QUEUE_PREFIX".to_owned(), redis.prefix().to_owned()),
         (
             "TURNIER_HTTP_ADDR".to_owned(),
             format!("127.0.0.1:{}", spare.pop().expect("enough ports")),
@@ -183,6 +186,14 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
     }
     let http = format!("http://{}", env["TURNIER_HTTP_ADDR"]);
     let mut gateway = Process::start("gateway", dir.path(), &["serve", "--only", "gateway"], &env);
+    // The submission worker as its own process: no gRPC, its metrics on a port of its own.
+    let worker_metrics = format!("127.0.0.1:{}", spare.pop().expect("enough ports"));
+    let mut worker = {
+        let mut env = env.clone();
+        env.insert("TURNIER_METRICS_ADDR".to_owned(), worker_metrics.clone());
+        env.insert("TURNIER_MIGRATE_ON_START".to_owned(), "false".to_owned());
+        Process::start("worker", dir.path(), &["serve", "--only", "worker"], &env)
+    };
 
     for (service, port) in &ports {
         let url = format!("http://127.0.0.1:{port}");
@@ -196,6 +207,14 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
     }
     let ready = wait_for_http_status(&mut gateway, &format!("{http}/readyz"), 200).await;
     assert!(ready.contains("\"ready\""), "{ready}");
+    wait_for_http_status(
+        &mut worker,
+        &format!("http://{worker_metrics}/metrics"),
+        200,
+    )
+    .await;
+    lineup_checked_by_the_worker(&format!("{http}/api/v1")).await;
+    worker.assert_running();
 
     // A service dies: readiness turns 503 and names it.
     processes
@@ -219,4 +238,66 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
     }
     gateway.terminate();
     assert!(gateway.wait_for_exit().success(), "{}", gateway.log());
+    worker.terminate();
+    assert!(worker.wait_for_exit().success(), "{}", worker.log());
+    assert!(
+        worker.log().contains("lineup checked"),
+        "the worker process checked the lineup: {}",
+        worker.log()
+    );
+}
+
+/// A lineup submitted through the gateway gets a verdict from the worker process (through
+/// the job queue in Redis): a deck that does not read is rejected, naming the deck.
+async fn lineup_checked_by_the_worker(api: &str) {
+    use crate::ownership::{send, session};
+    use serde_json::json;
+    let client = reqwest::Client::new();
+    let organizer = session(&client, api, "split-org").await;
+    let (status, created) = send(
+        client
+            .post(format!("{api}/lor/tournaments"))
+            .json(&json!({"name": "Split", "stages": [{"format": "swiss"}]})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["tournament"]["id"].as_str().expect("id").to_owned();
+    let (status, body) = send(
+        client
+            .patch(format!("{api}/tournaments/{id}"))
+            .json(&json!({"deckSettings": {}})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, registered) = send(
+        client
+            .post(format!("{api}/tournaments/{id}/registrations"))
+            .json(&json!({"displayName": "Walk-in"})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{registered}");
+    let url = format!("{api}/tournaments/{id}/registrations/r1/lineup");
+    let (status, submitted) = send(
+        client
+            .put(&url)
+            .json(&json!({"decks": ["not a deck code"]})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 202, "{submitted}");
+    for _ in 0..300 {
+        let (status, body) = send(client.get(&url), Some(&organizer)).await;
+        assert_eq!(status, 200, "{body}");
+        if body["submission"]["state"] != "pending" {
+            assert_eq!(body["submission"]["state"], "rejected", "{body}");
+            let first = body["submission"]["issues"][0].as_str().unwrap_or_default();
+            assert!(first.starts_with("Deck 1: "), "{body}");
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no verdict from the worker in 30 s");
 }

@@ -39,13 +39,22 @@ pub enum Role {
     Service(Service),
     /// The HTTP gateway alone (`--only gateway`).
     Gateway,
+    /// The submission worker alone (`--only worker`): consumes lineup checks from the job
+    /// queue and calls the services over gRPC; it serves no gRPC, only its metrics.
+    Worker,
 }
+
+/// The metrics port of the worker running alone.
+pub const WORKER_METRICS_PORT: u16 = 9109;
 
 impl Role {
     /// Parses the value of `--only`.
     pub fn parse_only(value: &str) -> Result<Self, crate::services::UnknownService> {
         if value == "gateway" {
             return Ok(Self::Gateway);
+        }
+        if value == "worker" {
+            return Ok(Self::Worker);
         }
         value.parse().map(Self::Service)
     }
@@ -55,7 +64,7 @@ impl Role {
         match self {
             Self::All => Service::ALL.to_vec(),
             Self::Service(service) => vec![service],
-            Self::Gateway => Vec::new(),
+            Self::Gateway | Self::Worker => Vec::new(),
         }
     }
 
@@ -70,7 +79,14 @@ impl Role {
             Self::All => "all",
             Self::Service(service) => service.name(),
             Self::Gateway => "gateway",
+            Self::Worker => "worker",
         }
+    }
+
+    /// Returns whether this role runs the submission worker (the all-in-one process runs one
+    /// beside its services).
+    pub fn runs_worker(self) -> bool {
+        matches!(self, Self::All | Self::Worker)
     }
 }
 
@@ -293,7 +309,7 @@ impl Settings {
     pub fn resolve(&self, role: Role) -> Config {
         let default_grpc_port = match role {
             Role::Service(service) => service.default_port(),
-            Role::All | Role::Gateway => DEFAULT_GRPC_PORT,
+            Role::All | Role::Gateway | Role::Worker => DEFAULT_GRPC_PORT,
         };
         let grpc_addr = self
             .grpc_addr
@@ -302,6 +318,10 @@ impl Settings {
             Role::Service(service) => Some(
                 self.metrics_addr
                     .unwrap_or_else(|| loopback(service.default_metrics_port())),
+            ),
+            Role::Worker => Some(
+                self.metrics_addr
+                    .unwrap_or_else(|| loopback(WORKER_METRICS_PORT)),
             ),
             Role::All | Role::Gateway => None,
         };
@@ -313,7 +333,7 @@ impl Settings {
                     // In one process, services reach each other through the process's own
                     // port: the same gRPC path as in Kubernetes, tested once.
                     (None, Role::All) => format!("http://{}", connectable(grpc_addr)),
-                    (None, Role::Service(_) | Role::Gateway) => {
+                    (None, Role::Service(_) | Role::Gateway | Role::Worker) => {
                         format!("http://{}", loopback(service.default_port()))
                     }
                 };
@@ -945,6 +965,10 @@ mod tests {
     #[test]
     fn only_accepts_the_gateway_and_every_service() {
         assert_eq!(Role::parse_only("gateway"), Ok(Role::Gateway));
+        assert_eq!(Role::parse_only("worker"), Ok(Role::Worker));
+        assert!(Role::Worker.services().is_empty());
+        assert!(Role::Worker.runs_worker() && Role::All.runs_worker());
+        assert!(!Role::Gateway.runs_worker() && !Role::Worker.runs_gateway());
         assert_eq!(
             Role::parse_only("search"),
             Ok(Role::Service(Service::Search))
