@@ -268,4 +268,34 @@ async fn the_rulesets_guide_tutorial_as_a_tournament_checks_lineups_in_the_worke
     .await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["error"]["code"], "failed_precondition");
+
+    // The organizer unlocks this one player's lineup: it may submit again.
+    let unlock = format!("{}:unlock", setup.lineup_url());
+    let (status, body) = send(client.post(&unlock), Some(&setup.player)).await;
+    assert_eq!(status, 403, "only organizers unlock: {body}");
+    let (status, body) = send(client.post(&unlock), Some(&setup.organizer)).await;
+    assert_eq!(status, 200, "{body}");
+    let verdict = setup.verdict(&[TWO_OF_CODE]).await;
+    assert_eq!(verdict["state"], "rejected", "{verdict}");
+
+    // The organizer checks the latest lineup again: a new submission of the same decks.
+    let (status, again) = send(
+        client.post(format!("{}:recheck", setup.lineup_url())),
+        Some(&setup.organizer),
+    )
+    .await;
+    assert_eq!(status, 202, "{again}");
+    assert_ne!(again["submission"]["id"], verdict["id"]);
+    for _ in 0..300 {
+        let (_, body) = send(client.get(setup.lineup_url()), Some(&setup.player)).await;
+        if body["submission"]["id"] == again["submission"]["id"]
+            && body["submission"]["state"] != "pending"
+        {
+            assert_eq!(body["submission"]["issues"], verdict["issues"], "{body}");
+            assert_eq!(body["submission"]["decks"], json!([TWO_OF_CODE]));
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("no verdict for the recheck");
 }

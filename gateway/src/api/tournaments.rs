@@ -71,6 +71,51 @@ pub fn routes() -> Router<AppState> {
             put(submit_lineup).get(lineup),
         )
         .route("/api/v1/tournaments/{id}/lineups", get(lineups))
+        .route(
+            "/api/v1/tournaments/{id}/registrations/{registration}/{action}",
+            post(act_on_lineup),
+        )
+}
+
+/// Organizers: `lineup:unlock` (one player may submit after the deadline) and
+/// `lineup:recheck` (the latest lineup checked again, as a new submission).
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/registrations/{registration}/lineup:{action}", tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("registration" = String, Path, description = "The registration's id"),
+           ("action" = String, Path, description = "`unlock` or `recheck`")),
+    responses((status = 200, description = "`{\"tournament\"}` (`:unlock`)"),
+              (status = 202, description = "`{\"submission\"}` (`:recheck`): pending"),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn act_on_lineup(
+    calls: Calls,
+    Path((id, registration, target)): Path<(String, String, String)>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let (what, action) = super::custom_method(&target, "lineup", &["unlock", "recheck"])?;
+    if what != "lineup" {
+        return Err(ApiError::not_found(format!(
+            "no route for `POST …/registrations/{registration}/{}`",
+            kit::status::quote(&target)
+        )));
+    }
+    let tournaments = calls.tournaments()?;
+    if action == "unlock" {
+        let response = tournaments
+            .unlock_lineup(pb::UnlockLineupRequest { id, registration })
+            .await?;
+        return Ok((
+            StatusCode::OK,
+            Json(tournaments_json::tournament_answer(&response)),
+        ));
+    }
+    let response = tournaments
+        .recheck_lineup(pb::RecheckLineupRequest { id, registration })
+        .await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(tournaments_json::submitted_answer(&response)),
+    ))
 }
 
 /// The body of `PUT …/lineup`: one deck code or list per deck.
@@ -147,7 +192,7 @@ async fn lineups(calls: Calls, Path(id): Path<String>) -> Result<Json<Value>, Ap
 #[openapi(
     paths(list, create, read, change, act, add_organizer, registrations, register, unregister,
           fix_table, act_on_registration, pair_round, round, act_on_match, standings,
-          export_stage, events, submit_lineup, lineup, lineups),
+          export_stage, events, submit_lineup, lineup, lineups, act_on_lineup),
     components(schemas(CreateTournamentBody, StageBody, AdvancementRuleBody, SeedBody,
                        ChangeTournamentBody, StagePatchBody, AddOrganizerBody, RegisterBody,
                        FixTableBody, PairRoundBody, ManualPairingBody, ReportResultBody,

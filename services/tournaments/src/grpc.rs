@@ -858,6 +858,34 @@ impl TournamentService for Api {
         }))
     }
 
+    async fn unlock_lineup(
+        &self,
+        request: Request<pb::UnlockLineupRequest>,
+    ) -> Result<Response<pb::TournamentResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let run = self
+            .tournaments
+            .unlock_lineup(&caller, &request.id, &request.registration)
+            .await?;
+        self.answer(&run).await
+    }
+
+    async fn recheck_lineup(
+        &self,
+        request: Request<pb::RecheckLineupRequest>,
+    ) -> Result<Response<pb::SubmissionResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let submission = self
+            .tournaments
+            .recheck_lineup(&caller, &request.id, &request.registration)
+            .await?;
+        Ok(Response::new(pb::SubmissionResponse {
+            submission: Some(submission_of(&submission)),
+        }))
+    }
+
     type WatchTournamentStream = EventStream;
 
     async fn watch_tournament(

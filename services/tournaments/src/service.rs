@@ -533,7 +533,7 @@ impl Tournaments {
             Some(deadline) => to_millis(now) > deadline,
             None => run.phase != Phase::Registration,
         };
-        if locked {
+        if locked && !run.unlocked_lineups.contains(registration) {
             return Err(Error::Run(RunError::WrongPhase(
                 "lineups are locked: the deadline has passed",
             )));
@@ -566,6 +566,61 @@ impl Tournaments {
             superseded: false,
             submit_time_ms: to_millis(now),
             check_time_ms: None,
+        };
+        self.store.insert_submission(&submission).await?;
+        if let Some(queue) = &self.queue {
+            crate::jobs::enqueue(queue, &submission).await;
+        }
+        Ok(submission)
+    }
+
+    /// Organizers: lets one player submit after the deadline.
+    pub async fn unlock_lineup(
+        &self,
+        caller: &Caller,
+        id: &str,
+        registration: &str,
+    ) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                Ok(run.unlock_lineup(registration)?)
+            })
+            .await?
+            .0)
+    }
+
+    /// Organizers: checks a registration's latest lineup again (after a rule failed, say) as a
+    /// new submission of the same decks, which supersedes it.
+    pub async fn recheck_lineup(
+        &self,
+        caller: &Caller,
+        id: &str,
+        registration: &str,
+    ) -> Result<Submission, Error> {
+        let run = self.get(caller, id).await?;
+        organizer(caller, &run)?;
+        let latest = self
+            .store
+            .latest_submissions(id, Some(registration))
+            .await?
+            .pop()
+            .ok_or_else(|| {
+                Error::Run(RunError::WrongPhase(
+                    "this registration has submitted no lineup",
+                ))
+            })?;
+        let mut bytes = [0_u8; 12];
+        rand::rng().fill_bytes(&mut bytes);
+        let submission = Submission {
+            id: format!("sub_{}", URL_SAFE_NO_PAD.encode(bytes)),
+            state: "pending".into(),
+            issues: Vec::new(),
+            failure: None,
+            superseded: false,
+            submit_time_ms: to_millis(SystemTime::now()),
+            check_time_ms: None,
+            ..latest
         };
         self.store.insert_submission(&submission).await?;
         if let Some(queue) = &self.queue {
@@ -1134,7 +1189,8 @@ fn events_of(
         Fact::OrganizerAdded { .. }
         | Fact::RegistrationSet { .. }
         | Fact::StageSettingsChanged { .. }
-        | Fact::DeckSettingsSet { .. } => {
+        | Fact::DeckSettingsSet { .. }
+        | Fact::LineupUnlocked { .. } => {
             vec![event(
                 "tournament_changed",
                 json!({"change": fact_type(fact)}),

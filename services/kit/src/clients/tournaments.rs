@@ -176,6 +176,22 @@ impl TournamentsClient {
         rpc!(self, Idempotent, request, list_lineups)
     }
 
+    /// Lets one player submit after the deadline.
+    pub async fn unlock_lineup(
+        &self,
+        request: pb::UnlockLineupRequest,
+    ) -> Result<pb::TournamentResponse, ServiceError> {
+        rpc!(self, Once, request, unlock_lineup)
+    }
+
+    /// Checks a registration's latest lineup again.
+    pub async fn recheck_lineup(
+        &self,
+        request: pb::RecheckLineupRequest,
+    ) -> Result<pb::SubmissionResponse, ServiceError> {
+        rpc!(self, Once, request, recheck_lineup)
+    }
+
     /// Follows a tournament's events from after `request.after_seq`, as they happen: a stream
     /// with no deadline (it lasts as long as the caller reads it).
     pub async fn watch_tournament(

@@ -206,6 +206,11 @@ pub enum Fact {
         /// The settings (boxed: the rules' sources make it the largest fact by far).
         settings: Box<DeckSettings>,
     },
+    /// An organizer let one player submit after the deadline.
+    LineupUnlocked {
+        /// Which registration.
+        registration: String,
+    },
     /// Settings a running stage may change.
     StageSettingsChanged {
         /// The stage, from 0.
@@ -294,7 +299,8 @@ impl Fact {
             Fact::OrganizerAdded { .. }
             | Fact::RegistrationSet { .. }
             | Fact::StageSettingsChanged { .. }
-            | Fact::DeckSettingsSet { .. } => "tournament_changed",
+            | Fact::DeckSettingsSet { .. }
+            | Fact::LineupUnlocked { .. } => "tournament_changed",
             Fact::Registered { .. }
             | Fact::Unregistered { .. }
             | Fact::CheckedIn { .. }

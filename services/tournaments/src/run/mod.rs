@@ -279,6 +279,8 @@ pub struct Run {
     pub placements: Vec<String>,
     /// The deck settings, once an organizer saved them.
     pub deck_settings: Option<fact::DeckSettings>,
+    /// Registrations an organizer let submit after the deadline.
+    pub unlocked_lineups: HashSet<String>,
     /// The last fact applied (0: none).
     pub seq: u64,
     /// Where each match is: stage, round index, match index.
@@ -352,6 +354,7 @@ impl Run {
             current_stage: 0,
             placements: Vec::new(),
             deck_settings: None,
+            unlocked_lineups: HashSet::new(),
             seq: 1,
             matches: HashMap::new(),
             dropped_at: HashMap::new(),
@@ -387,6 +390,9 @@ impl Run {
                 }
             }
             Fact::RegistrationSet { open } => self.registration_open = *open,
+            Fact::LineupUnlocked { registration } => {
+                self.unlocked_lineups.insert(registration.clone());
+            }
             Fact::DeckSettingsSet { settings } => {
                 self.deck_settings = Some(settings.as_ref().clone());
             }
@@ -1070,6 +1076,19 @@ impl Run {
         }
         Ok(Fact::DeckSettingsSet {
             settings: Box::new(settings),
+        })
+    }
+
+    /// Lets `registration` submit a lineup after the deadline.
+    pub fn unlock_lineup(&self, registration: &str) -> Result<Fact, RunError> {
+        self.known(registration)?;
+        if self.deck_settings.is_none() {
+            return Err(RunError::WrongPhase(
+                "this tournament takes no lineups: it has no deck settings",
+            ));
+        }
+        Ok(Fact::LineupUnlocked {
+            registration: registration.to_owned(),
         })
     }
 
