@@ -299,3 +299,89 @@ async fn the_rulesets_guide_tutorial_as_a_tournament_checks_lineups_in_the_worke
     }
     panic!("no verdict for the recheck");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn at_the_start_players_without_an_accepted_lineup_are_dropped_when_asked() {
+    let platform = support::SamplePlatform::with_card_data(&["lor"]).await;
+    let (api, client) = (platform.api.as_str(), reqwest::Client::new());
+    let organizer = session(&client, api, "drop-org").await;
+    let (status, created) = send(
+        client
+            .post(format!("{api}/lor/tournaments"))
+            .json(&json!({"name": "Lineups or out", "stages": [{"format": "swiss"}]})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["tournament"]["id"].as_str().expect("id").to_owned();
+    let mut guests = Vec::new();
+    for name in ["Ana", "Ben", "Cam"] {
+        let (status, body) = send(
+            client
+                .post(format!("{api}/tournaments/{id}/registrations"))
+                .json(&json!({"displayName": name})),
+            Some(&organizer),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+        guests.push(body["registration"]["id"].as_str().expect("id").to_owned());
+    }
+    let (status, made) = send(
+        client.post(format!("{api}/lor/rulesets")).json(&json!({
+            "name": "Anything goes", "scope": "deck",
+            "source": "export default function validateDeck(deck, cardsById) { return { valid: true, issues: [] }; }"
+        })),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let (status, body) = send(
+        client
+            .patch(format!("{api}/tournaments/{id}"))
+            .json(&json!({"deckSettings": {
+                "dropWithoutLineup": true,
+                "rules": {"card": "lor-eternal", "deck": made["ruleset"]["id"]},
+            }})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // Ana and Ben submit (the organizer for its guests); Cam does not.
+    for guest in &guests[..2] {
+        let url = format!("{api}/tournaments/{id}/registrations/{guest}/lineup");
+        let (status, body) = send(
+            client.put(&url).json(&json!({"decks": [TWO_OF_CODE]})),
+            Some(&organizer),
+        )
+        .await;
+        assert_eq!(status, 202, "{body}");
+        let mut state = Value::Null;
+        for _ in 0..300 {
+            let (_, body) = send(client.get(&url), Some(&organizer)).await;
+            state = body["submission"]["state"].clone();
+            if state != "pending" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(state, "accepted");
+    }
+    let (status, started) = send(
+        client.post(format!("{api}/tournaments/{id}:start")),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 200, "{started}");
+    let (_, registrations) = send(
+        client.get(format!("{api}/tournaments/{id}/registrations")),
+        None,
+    )
+    .await;
+    let states: Vec<&str> = registrations["registrations"]
+        .as_array()
+        .expect("registrations")
+        .iter()
+        .map(|r| r["state"].as_str().expect("a state"))
+        .collect();
+    assert_eq!(states, ["registered", "registered", "dropped"]);
+}

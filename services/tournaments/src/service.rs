@@ -745,6 +745,38 @@ impl Tournaments {
 
     /// Organizers: starts the event.
     pub async fn start(&self, caller: &Caller, id: &str) -> Result<Arc<Run>, Error> {
+        let run = self.get(caller, id).await?;
+        organizer(caller, &run)?;
+        run.start()?;
+        // With "drop players without an accepted lineup", they are dropped first.
+        if run
+            .deck_settings
+            .as_ref()
+            .is_some_and(|settings| settings.drop_without_lineup)
+        {
+            let accepted: std::collections::HashSet<String> = self
+                .store
+                .latest_submissions(id, None)
+                .await?
+                .into_iter()
+                .filter(|submission| submission.state == "accepted")
+                .map(|submission| submission.registration)
+                .collect();
+            let without: Vec<String> = run
+                .roster
+                .pairable()
+                .iter()
+                .filter(|registration| !accepted.contains(&registration.id))
+                .map(|registration| registration.id.clone())
+                .collect();
+            for registration in without {
+                self.change(caller, id, |run| {
+                    organizer(caller, run)?;
+                    Ok(run.drop_player(&registration)?)
+                })
+                .await?;
+            }
+        }
         Ok(self
             .change(caller, id, |run| {
                 organizer(caller, run)?;
