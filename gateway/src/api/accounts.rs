@@ -297,20 +297,7 @@ async fn create_token(
     let expire_time = body
         .expire_time
         .as_deref()
-        .map(|text| {
-            text.parse::<jiff::Timestamp>()
-                .map(|t| pbjson_types::Timestamp {
-                    seconds: t.as_second(),
-                    nanos: t.subsec_nanosecond(),
-                })
-                .map_err(|_| {
-                    ApiError::invalid_argument(format!(
-                        "`expireTime`: `{}` is not an RFC 3339 time (2027-01-31T12:00:00Z)",
-                        kit::status::quote(text)
-                    ))
-                    .with_details(json!({"field": "expireTime"}))
-                })
-        })
+        .map(|text| super::time_input(text, "expireTime"))
         .transpose()?;
     let response = calls
         .accounts()?

@@ -128,6 +128,23 @@ pub(crate) fn custom_method<'a>(
     Ok((id.to_owned(), method))
 }
 
+/// Reads a time a request gives (RFC 3339) into its protobuf form, or the 400 naming `field`.
+#[allow(clippy::result_large_err)]
+pub(crate) fn time_input(text: &str, field: &str) -> Result<pbjson_types::Timestamp, ApiError> {
+    text.parse::<jiff::Timestamp>()
+        .map(|t| pbjson_types::Timestamp {
+            seconds: t.as_second(),
+            nanos: t.subsec_nanosecond(),
+        })
+        .map_err(|_| {
+            ApiError::invalid_argument(format!(
+                "`{field}`: `{}` is not an RFC 3339 time (2027-01-31T12:00:00Z)",
+                kit::status::quote(text)
+            ))
+            .with_details(serde_json::json!({"field": field}))
+        })
+}
+
 #[allow(clippy::result_large_err)]
 /// Reads a profile's optional `game` query and finds the user: their username as typed at
 /// sign-up (what rulesets, decks and templates keep; the accounts service knows it in any case

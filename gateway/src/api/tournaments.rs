@@ -249,20 +249,7 @@ fn deck_settings_input(body: DeckSettingsBody) -> Result<pb::DeckSettingsInput, 
     let deadline = body
         .deadline
         .as_deref()
-        .map(|text| {
-            text.parse::<jiff::Timestamp>()
-                .map(|t| pbjson_types::Timestamp {
-                    seconds: t.as_second(),
-                    nanos: t.subsec_nanosecond(),
-                })
-                .map_err(|_| {
-                    ApiError::invalid_argument(format!(
-                        "`deckSettings.deadline`: `{}` is not an RFC 3339 time (2027-01-31T12:00:00Z)",
-                        kit::status::quote(text)
-                    ))
-                    .with_details(json!({"field": "deckSettings.deadline"}))
-                })
-        })
+        .map(|text| super::time_input(text, "deckSettings.deadline"))
         .transpose()?;
     Ok(pb::DeckSettingsInput {
         decks_to_bring: body.decks_to_bring,
