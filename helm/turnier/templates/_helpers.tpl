@@ -2,7 +2,7 @@
 The roles, in the order their objects are rendered. Each has a top-level values key.
 */}}
 {{- define "turnier.roles" -}}
-gateway accounts catalog search decks scripts tournaments calculators
+gateway accounts catalog search decks scripts tournaments calculators worker
 {{- end }}
 
 {{/*
@@ -176,7 +176,7 @@ extraEnv comes last and wins over the chart's own keys.
   "TURNIER_SESSION_DAYS" ($c.sessionDays | int64 | toString)
 -}}
 {{- range $role := splitList " " (include "turnier.roles" .) }}
-{{- if ne $role "gateway" }}
+{{- if not (has $role (list "gateway" "worker")) }}
 {{- $_ := set $env (printf "TURNIER_%s_URL" (upper $role)) (printf "http://%s-%s:%d" $fullname $role ($.Values.ports.grpc | int64)) }}
 {{- end }}
 {{- end }}
