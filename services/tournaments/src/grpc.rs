@@ -269,17 +269,7 @@ fn count(n: usize) -> u32 {
 
 /// A tournament on the wire.
 pub fn tournament(run: &Run, create_time_ms: Option<i64>) -> pb::Tournament {
-    let placed = run
-        .roster
-        .registrations
-        .iter()
-        .filter(|r| {
-            matches!(
-                r.state,
-                RegistrationState::Registered | RegistrationState::CheckedIn
-            )
-        })
-        .count();
+    let placed = run.roster.placed();
     let waitlisted = run
         .roster
         .registrations

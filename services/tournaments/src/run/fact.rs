@@ -291,34 +291,6 @@ pub enum Fact {
     },
 }
 
-impl Fact {
-    /// The name of the live event a fact is published as.
-    pub fn event_name(&self) -> &'static str {
-        match self {
-            Fact::Created { .. } => "tournament_created",
-            Fact::OrganizerAdded { .. }
-            | Fact::RegistrationSet { .. }
-            | Fact::StageSettingsChanged { .. }
-            | Fact::DeckSettingsSet { .. }
-            | Fact::LineupUnlocked { .. } => "tournament_changed",
-            Fact::Registered { .. }
-            | Fact::Unregistered { .. }
-            | Fact::CheckedIn { .. }
-            | Fact::Dropped { .. }
-            | Fact::Reinstated { .. }
-            | Fact::TableFixed { .. } => "registration_changed",
-            Fact::Started => "tournament_started",
-            Fact::RoundPaired { .. } => "pairings_published",
-            Fact::ResultReported { .. } | Fact::LobbyReported { .. } => "result_reported",
-            Fact::TimerStarted { .. } | Fact::TimerPaused { .. } | Fact::TimeExtended { .. } => {
-                "round_timer"
-            }
-            Fact::Advanced { .. } => "stage_advanced",
-            Fact::Finished { .. } => "tournament_finished",
-        }
-    }
-}
-
 /// Whether an advance mode is the default (not stored).
 fn is_reset(mode: &AdvanceMode) -> bool {
     *mode == AdvanceMode::ResetBracket

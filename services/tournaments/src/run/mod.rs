@@ -25,7 +25,6 @@ use crate::domain::next_round::{NextRoundError, Pairing, next_lobbies, next_roun
 use crate::domain::registration::{RegistrationState, Roster, RosterError};
 use crate::domain::result::{self, MatchResult, Reporter, ResultError};
 use crate::domain::round_robin::RoundRobinError;
-use crate::domain::settings::ScoringSettings;
 use crate::domain::stages::{self, Action, AdvanceMode, StagePlan, TournamentPlan};
 use crate::domain::standings::{Rounded, Standing, Standings, standings};
 use crate::domain::swiss::PairingError;
@@ -766,11 +765,6 @@ impl Run {
             });
         }
         Ok(standings(&self.stage_event(stage)?))
-    }
-
-    /// The scoring of a stage.
-    pub fn scoring(&self, stage: usize) -> Result<&ScoringSettings, RunError> {
-        Ok(&self.stage(stage)?.record.scoring)
     }
 
     /// A stage as the offline tool reads it: the event file and the stage config.
@@ -1589,11 +1583,6 @@ impl Tables {
         }
         matches
     }
-}
-
-/// A standing's rounded number as JSON (as the offline tool prints it).
-pub fn rounded(value: Rounded) -> Value {
-    serde_json::to_value(value).unwrap_or_default()
 }
 
 #[cfg(test)]
