@@ -356,6 +356,23 @@ impl Tournaments {
         Err(Error::Busy)
     }
 
+    /// An organizer's change: the ownership rule for organizers, then the event's own
+    /// decision (`decide`), appended as [`Self::change`] does.
+    async fn organize(
+        &self,
+        caller: &Caller,
+        id: &str,
+        decide: impl Fn(&Run) -> Result<Fact, RunError>,
+    ) -> Result<Arc<Run>, Error> {
+        Ok(self
+            .change(caller, id, |run| {
+                organizer(caller, run)?;
+                Ok(decide(run)?)
+            })
+            .await?
+            .0)
+    }
+
     /// Creates a tournament organized by the caller.
     pub async fn create(
         &self,
@@ -364,9 +381,7 @@ impl Tournaments {
         seed: Option<u64>,
     ) -> Result<Arc<Run>, Error> {
         let account = access::creator(caller).map_err(Error::CannotCreate)?;
-        let mut bytes = [0_u8; 12];
-        rand::rng().fill_bytes(&mut bytes);
-        let id = format!("t_{}", URL_SAFE_NO_PAD.encode(bytes));
+        let id = random_id("t");
         input.seed = seed.unwrap_or_else(|| rand::rng().next_u64());
         let fact = created(
             input,
@@ -403,13 +418,8 @@ impl Tournaments {
         id: &str,
         open: bool,
     ) -> Result<Arc<Run>, Error> {
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                Ok(run.set_registration(open)?)
-            })
-            .await?
-            .0)
+        self.organize(caller, id, |run| run.set_registration(open))
+            .await
     }
 
     /// Organizers: changes what a stage may change while it runs.
@@ -422,18 +432,10 @@ impl Tournaments {
         prevent_repeat_matchups: Option<bool>,
         round_minutes: Option<u32>,
     ) -> Result<Arc<Run>, Error> {
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                Ok(run.change_stage(
-                    stage,
-                    pairing_style,
-                    prevent_repeat_matchups,
-                    round_minutes,
-                )?)
-            })
-            .await?
-            .0)
+        self.organize(caller, id, |run| {
+            run.change_stage(stage, pairing_style, prevent_repeat_matchups, round_minutes)
+        })
+        .await
     }
 
     /// Organizers: saves the deck settings, pinning the current version of each rule they use
@@ -501,13 +503,8 @@ impl Tournaments {
             decklist_visibility: input.decklist_visibility,
             drop_without_lineup: input.drop_without_lineup,
         };
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                Ok(run.set_deck_settings(settings.clone())?)
-            })
-            .await?
-            .0)
+        self.organize(caller, id, |run| run.set_deck_settings(settings.clone()))
+            .await
     }
 
     /// Submits a lineup for registration `registration`: its player, or an organizer (a
@@ -553,10 +550,8 @@ impl Tournaments {
                 ),
             });
         }
-        let mut bytes = [0_u8; 12];
-        rand::rng().fill_bytes(&mut bytes);
         let submission = Submission {
-            id: format!("sub_{}", URL_SAFE_NO_PAD.encode(bytes)),
+            id: random_id("sub"),
             tournament: id.to_owned(),
             registration: registration.to_owned(),
             decks,
@@ -581,13 +576,8 @@ impl Tournaments {
         id: &str,
         registration: &str,
     ) -> Result<Arc<Run>, Error> {
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                Ok(run.unlock_lineup(registration)?)
-            })
-            .await?
-            .0)
+        self.organize(caller, id, |run| run.unlock_lineup(registration))
+            .await
     }
 
     /// Organizers: checks a registration's latest lineup again (after a rule failed, say) as a
@@ -610,10 +600,8 @@ impl Tournaments {
                     "this registration has submitted no lineup",
                 ))
             })?;
-        let mut bytes = [0_u8; 12];
-        rand::rng().fill_bytes(&mut bytes);
         let submission = Submission {
-            id: format!("sub_{}", URL_SAFE_NO_PAD.encode(bytes)),
+            id: random_id("sub"),
             state: "pending".into(),
             issues: Vec::new(),
             failure: None,
@@ -732,15 +720,12 @@ impl Tournaments {
             account: user.account,
             username: user.username,
         };
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                Ok(Fact::OrganizerAdded {
-                    organizer: added.clone(),
-                })
+        self.organize(caller, id, |_| {
+            Ok(Fact::OrganizerAdded {
+                organizer: added.clone(),
             })
-            .await?
-            .0)
+        })
+        .await
     }
 
     /// Organizers: starts the event.
@@ -770,31 +755,16 @@ impl Tournaments {
                 .map(|registration| registration.id.clone())
                 .collect();
             for registration in without {
-                self.change(caller, id, |run| {
-                    organizer(caller, run)?;
-                    Ok(run.drop_player(&registration)?)
-                })
-                .await?;
+                self.organize(caller, id, |run| run.drop_player(&registration))
+                    .await?;
             }
         }
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                Ok(run.start()?)
-            })
-            .await?
-            .0)
+        self.organize(caller, id, |run| run.start()).await
     }
 
     /// Organizers: applies the complete stage's advancement rules, or finishes the event.
     pub async fn advance(&self, caller: &Caller, id: &str) -> Result<Arc<Run>, Error> {
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                Ok(run.advance()?)
-            })
-            .await?
-            .0)
+        self.organize(caller, id, |run| run.advance()).await
     }
 
     /// Signs up the caller, or (organizers) a guest named `guest`. Returns the registration id.
@@ -875,17 +845,14 @@ impl Tournaments {
         id: &str,
         manual: &[Vec<String>],
     ) -> Result<Arc<Run>, Error> {
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                if manual.is_empty() {
-                    Ok(run.pair()?)
-                } else {
-                    Ok(run.pair_manually(manual)?)
-                }
-            })
-            .await?
-            .0)
+        self.organize(caller, id, |run| {
+            if manual.is_empty() {
+                run.pair()
+            } else {
+                run.pair_manually(manual)
+            }
+        })
+        .await
     }
 
     /// Organizers: the round timer.
@@ -895,18 +862,15 @@ impl Tournaments {
         id: &str,
         change: TimerChange,
     ) -> Result<Arc<Run>, Error> {
-        Ok(self
-            .change(caller, id, |run| {
-                organizer(caller, run)?;
-                let now = to_millis(SystemTime::now());
-                Ok(match &change {
-                    TimerChange::Start => run.start_timer(now)?,
-                    TimerChange::Pause => run.pause_timer(now)?,
-                    TimerChange::Extend(match_id, minutes) => run.extend(match_id, *minutes)?,
-                })
-            })
-            .await?
-            .0)
+        self.organize(caller, id, |run| {
+            let now = to_millis(SystemTime::now());
+            match &change {
+                TimerChange::Start => run.start_timer(now),
+                TimerChange::Pause => run.pause_timer(now),
+                TimerChange::Extend(match_id, minutes) => run.extend(match_id, *minutes),
+            }
+        })
+        .await
     }
 
     /// Reports a result: a player of the match (the opponent confirms) or an organizer (final).
@@ -1065,6 +1029,13 @@ fn decided_games(run: &Run, fact: &Fact) -> Option<[u32; 2]> {
         .and_then(|(_, _, played)| played.result.as_ref())
         .filter(|result| result.is_decided())
         .map(|result| result.games)
+}
+
+/// An opaque id: `prefix`, `_`, 12 random bytes in base64url (`t_…`, `sub_…`).
+fn random_id(prefix: &str) -> String {
+    let mut bytes = [0_u8; 12];
+    rand::rng().fill_bytes(&mut bytes);
+    format!("{prefix}_{}", URL_SAFE_NO_PAD.encode(bytes))
 }
 
 /// A public resource owned by `account`: the rule's view of a tournament and an organizer.
