@@ -268,7 +268,7 @@ fn count(n: usize) -> u32 {
 }
 
 /// A tournament on the wire.
-pub fn tournament(run: &Run, create_time_ms: Option<i64>) -> pb::Tournament {
+pub fn tournament(run: &Run) -> pb::Tournament {
     let placed = run.roster.placed();
     let waitlisted = run
         .roster
@@ -316,7 +316,7 @@ pub fn tournament(run: &Run, create_time_ms: Option<i64>) -> pb::Tournament {
         waitlisted: count(waitlisted),
         cut_tiebreaker: spec_name(&run.plan.cut_tiebreaker),
         advancement: run.plan.rules.iter().map(rule_to_wire).collect(),
-        create_time: create_time_ms.map(|ms| to_proto(from_millis(ms))),
+        create_time: Some(to_proto(from_millis(run.create_time_ms))),
         seq: run.seq,
         deck_settings: run.deck_settings.as_ref().map(deck_settings),
     }
@@ -486,6 +486,13 @@ fn standings(run: &Run, stage: usize) -> Result<pb::StandingsResponse, Error> {
     })
 }
 
+/// A tournament as the answer of the calls that return one.
+fn answer(run: &Run) -> Response<pb::TournamentResponse> {
+    Response::new(pb::TournamentResponse {
+        tournament: Some(tournament(run)),
+    })
+}
+
 type EventStream = Pin<Box<dyn Stream<Item = Result<pb::TournamentEvent, Status>> + Send>>;
 
 #[tonic::async_trait]
@@ -497,7 +504,7 @@ impl TournamentService for Api {
         let caller = Caller::of(&request);
         let (input, seed) = create_input(request.into_inner())?;
         let run = self.tournaments.create(&caller, input, seed).await?;
-        self.answer(&run).await
+        Ok(answer(&run))
     }
 
     async fn get_tournament(
@@ -506,7 +513,7 @@ impl TournamentService for Api {
     ) -> Result<Response<pb::TournamentResponse>, Status> {
         let caller = Caller::of(&request);
         let run = self.tournaments.get(&caller, &request.get_ref().id).await?;
-        self.answer(&run).await
+        Ok(answer(&run))
     }
 
     async fn list_tournaments(
@@ -519,7 +526,7 @@ impl TournamentService for Api {
         let mut tournaments = Vec::new();
         for header in self.tournaments.list(game).await? {
             let run = self.tournaments.get(&caller, &header.id).await?;
-            tournaments.push(tournament(&run, Some(header.create_time_ms)));
+            tournaments.push(tournament(&run));
         }
         Ok(Response::new(pb::ListTournamentsResponse { tournaments }))
     }
@@ -567,7 +574,7 @@ impl TournamentService for Api {
                 .set_registration(&caller, &request.id, open)
                 .await?;
         }
-        self.answer(&run).await
+        Ok(answer(&run))
     }
 
     async fn add_organizer(
@@ -580,7 +587,7 @@ impl TournamentService for Api {
             .tournaments
             .add_organizer(&caller, &request.id, &request.username)
             .await?;
-        self.answer(&run).await
+        Ok(answer(&run))
     }
 
     async fn start_tournament(
@@ -592,7 +599,7 @@ impl TournamentService for Api {
             .tournaments
             .start(&caller, &request.get_ref().id)
             .await?;
-        self.answer(&run).await
+        Ok(answer(&run))
     }
 
     async fn advance_tournament(
@@ -604,7 +611,7 @@ impl TournamentService for Api {
             .tournaments
             .advance(&caller, &request.get_ref().id)
             .await?;
-        self.answer(&run).await
+        Ok(answer(&run))
     }
 
     async fn register(
@@ -858,7 +865,7 @@ impl TournamentService for Api {
             .tournaments
             .unlock_lineup(&caller, &request.id, &request.registration)
             .await?;
-        self.answer(&run).await
+        Ok(answer(&run))
     }
 
     async fn recheck_lineup(
@@ -901,14 +908,5 @@ impl TournamentService for Api {
             },
         );
         Ok(Response::new(Box::pin(stream)))
-    }
-}
-
-impl Api {
-    async fn answer(&self, run: &Run) -> Result<Response<pb::TournamentResponse>, Status> {
-        let created = self.tournaments.create_time(&run.id).await?;
-        Ok(Response::new(pb::TournamentResponse {
-            tournament: Some(tournament(run, created)),
-        }))
     }
 }

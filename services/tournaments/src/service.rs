@@ -248,12 +248,13 @@ impl Tournaments {
     /// Folds the facts appended since `state` was folded.
     async fn catch_up(&self, id: &str, state: &mut Option<Folded>) -> Result<(), Error> {
         let after = state.as_ref().map_or(0, |folded| folded.run.seq);
-        for (seq, fact) in self.store.facts_after(id, after).await? {
+        for (seq, time_ms, fact) in self.store.facts_after(id, after).await? {
             match state {
                 None => {
-                    let run = Run::new(id, &fact).ok_or(Error::Corrupt {
+                    let mut run = Run::new(id, &fact).ok_or(Error::Corrupt {
                         what: "tournament creation",
                     })?;
+                    run.create_time_ms = time_ms;
                     let feed = events_of(None, &run, seq, &fact).into();
                     *state = Some(Folded {
                         run: Arc::new(run),
@@ -404,11 +405,6 @@ impl Tournaments {
     /// The tournaments of a game, the newest first.
     pub async fn list(&self, game: proto::game::Game) -> Result<Vec<Header>, Error> {
         self.store.list(game, LIST_LIMIT).await
-    }
-
-    /// When a tournament was created (unix milliseconds).
-    pub async fn create_time(&self, id: &str) -> Result<Option<i64>, Error> {
-        self.store.create_time(id).await
     }
 
     /// Organizers: opens or closes registration.
@@ -1000,7 +996,7 @@ impl Tournaments {
         drop(state);
         let mut run: Option<Run> = None;
         let mut events = Vec::new();
-        for (seq, fact) in self.store.facts_after(id, 0).await? {
+        for (seq, _, fact) in self.store.facts_after(id, 0).await? {
             if seq >= feed_start {
                 break;
             }

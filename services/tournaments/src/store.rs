@@ -126,11 +126,12 @@ impl TournamentStore {
         }
     }
 
-    /// The facts of tournament `id` after number `after`, in order.
+    /// The facts of tournament `id` after number `after`, in order, with their numbers and
+    /// the times they were appended (unix milliseconds).
     #[tracing::instrument(skip_all, fields(tournament = %id, after))]
-    pub async fn facts_after(&self, id: &str, after: u64) -> Result<Vec<(u64, Fact)>, Error> {
+    pub async fn facts_after(&self, id: &str, after: u64) -> Result<Vec<(u64, i64, Fact)>, Error> {
         let rows = sqlx::query(
-            "SELECT seq, fact FROM tournaments_log WHERE tournament = $1 AND seq > $2 \
+            "SELECT seq, time, fact FROM tournaments_log WHERE tournament = $1 AND seq > $2 \
              ORDER BY seq",
         )
         .bind(id)
@@ -145,7 +146,8 @@ impl TournamentStore {
                     tracing::error!(tournament = %id, seq, error = %err, "a stored fact does not read");
                     Error::Corrupt { what: "fact" }
                 })?;
-                Ok((u64::try_from(seq).unwrap_or(0), fact))
+                let time: i64 = row.try_get("time")?;
+                Ok((u64::try_from(seq).unwrap_or(0), time, fact))
             })
             .collect()
     }
@@ -174,16 +176,6 @@ impl TournamentStore {
                 })
             })
             .collect()
-    }
-
-    /// When tournament `id` was created (unix milliseconds); `None` when there is none.
-    pub async fn create_time(&self, id: &str) -> Result<Option<i64>, Error> {
-        let row = sqlx::query("SELECT create_time FROM tournaments_tournaments WHERE id = $1")
-            .bind(id)
-            .fetch_optional(self.db.pool())
-            .await?;
-        row.map(|row| row.try_get("create_time").map_err(Error::from))
-            .transpose()
     }
 }
 

@@ -282,6 +282,9 @@ pub struct Run {
     pub unlocked_lineups: HashSet<String>,
     /// The last fact applied (0: none).
     pub seq: u64,
+    /// When the tournament was created (unix milliseconds): the time its first fact was
+    /// appended, which the service sets as it folds the log (0 until then).
+    pub create_time_ms: i64,
     /// Where each match is: stage, round index, match index.
     matches: HashMap<String, (usize, usize, usize)>,
     /// The seq of each registration's last drop.
@@ -355,6 +358,7 @@ impl Run {
             deck_settings: None,
             unlocked_lineups: HashSet::new(),
             seq: 1,
+            create_time_ms: 0,
             matches: HashMap::new(),
             dropped_at: HashMap::new(),
             last_pairing: 0,
