@@ -533,8 +533,8 @@ fn merged<T: Serialize + DeserializeOwned>(
         .map_err(|error| StageConfigError::BadSettings { format, error })
 }
 
-/// Returns settings as a JSON object.
-fn object_of(settings: &impl Serialize) -> Map<String, Value> {
+/// Returns settings as a JSON object (also how `run::create` merges a stage's settings).
+pub(crate) fn object_of(settings: &impl Serialize) -> Map<String, Value> {
     match serde_json::to_value(settings) {
         Ok(Value::Object(object)) => object,
         // Settings are structs (or a one-member enum) of numbers, booleans, strings and lists,

@@ -15,7 +15,7 @@ use crate::domain::settings::ScoringSettings;
 use crate::domain::stages::{
     AdvanceMode, AdvancementRule, CutTiebreaker, StagePlan, TournamentPlan,
 };
-use crate::offline;
+use crate::offline::{self, object_of};
 
 /// The round timer's length when a stage does not set one, in minutes.
 pub const DEFAULT_ROUND_MINUTES: u32 = 50;
@@ -77,13 +77,6 @@ fn snake_case(name: &str) -> String {
         }
     }
     out
-}
-
-fn object_of(value: &impl serde::Serialize) -> Map<String, Value> {
-    match serde_json::to_value(value) {
-        Ok(Value::Object(object)) => object,
-        _ => Map::new(),
-    }
 }
 
 fn bad(stage: usize, problem: impl std::fmt::Display) -> RunError {
