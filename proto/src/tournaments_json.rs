@@ -311,8 +311,8 @@ pub fn tournament(tournament: &pb::Tournament) -> Value {
 }
 
 /// A tournament's deck settings: `{"decksToBring", "bannedCards", "rules": {"card", "deck",
-/// "deckset"} (each `{"ruleset", "version", "name", "source", "builtIn", "directBans"?}`, the
-/// version pinned), "deadline"?, "decklistVisibility", "dropWithoutLineup"}`.
+/// "deckset"} (each `{"ruleset", "version", "name", "source", "builtIn", "unverified",
+/// "directBans"?}`, the version pinned; a custom rule is "Unverified code"), "deadline"?, "decklistVisibility", "dropWithoutLineup"}`.
 pub fn deck_settings(settings: &pb::DeckSettings) -> Value {
     let rule = |rule: Option<&pb::PinnedRule>| {
         rule.map_or(Value::Null, |rule| {
@@ -322,6 +322,7 @@ pub fn deck_settings(settings: &pb::DeckSettings) -> Value {
             out.insert("name".into(), json!(rule.name));
             out.insert("source".into(), json!(rule.source));
             out.insert("builtIn".into(), json!(rule.built_in));
+            out.insert("unverified".into(), json!(!rule.built_in));
             if !rule.direct_bans.is_empty() {
                 out.insert("directBans".into(), json!(rule.direct_bans));
             }

@@ -622,6 +622,7 @@ async fn a_copy_saved_from_a_tournaments_rules_shows_update_available_until_upda
             id: original.clone(),
             version: Some(1),
             from: "tournament".to_owned(),
+            tournament: String::new(),
         })
         .await
         .expect("saved")

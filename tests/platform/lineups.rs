@@ -385,3 +385,117 @@ async fn at_the_start_players_without_an_accepted_lineup_are_dropped_when_asked(
         .collect();
     assert_eq!(states, ["registered", "registered", "dropped"]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_rules_tab_shows_the_pinned_code_and_a_player_saves_the_exact_version() {
+    let platform = support::SamplePlatform::with_card_data(&["lor"]).await;
+    let (api, client) = (platform.api.as_str(), reqwest::Client::new());
+    let organizer = session(&client, api, "rules-org").await;
+    let player = session(&client, api, "rules-player").await;
+    let create = |name: &str| {
+        client
+            .post(format!("{api}/lor/tournaments"))
+            .json(&json!({"name": name, "stages": [{"format": "swiss"}]}))
+    };
+    let (status, created) = send(create("Rules cup"), Some(&organizer)).await;
+    assert_eq!(status, 201, "{created}");
+    let tournament = created["tournament"]["id"].as_str().expect("id").to_owned();
+    let (status, other) = send(create("Another cup"), Some(&organizer)).await;
+    assert_eq!(status, 201, "{other}");
+    let other = other["tournament"]["id"].as_str().expect("id").to_owned();
+
+    // The organizer's private deck rule, pinned at version 1.
+    let first = guide_script("### 1. Write a deck rule");
+    let (status, made) = send(
+        client
+            .post(format!("{api}/lor/rulesets"))
+            .json(&json!({"name": "Two-of Standard", "scope": "deck", "source": first})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let two_of = made["ruleset"]["id"].as_str().expect("id").to_owned();
+    let settings = |tournament: &str| {
+        client
+            .patch(format!("{api}/tournaments/{tournament}"))
+            .json(&json!({"deckSettings": {"rules": {"deck": two_of}}}))
+    };
+    let (status, body) = send(settings(&tournament), Some(&organizer)).await;
+    assert_eq!(status, 200, "{body}");
+
+    // The author edits it: the tournament keeps version 1.
+    let second = format!("{first}\n// edited\n");
+    let (status, body) = send(
+        client
+            .patch(format!("{api}/lor/rulesets/{two_of}"))
+            .json(&json!({"source": second})),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["ruleset"]["version"], 2, "{body}");
+
+    // Anyone reads the Rules tab: every rule with its code, the custom one unverified.
+    let (status, shown) = send(client.get(format!("{api}/tournaments/{tournament}")), None).await;
+    assert_eq!(status, 200, "{shown}");
+    let rules = &shown["tournament"]["deckSettings"]["rules"];
+    assert_eq!(rules["deck"]["ruleset"], two_of.as_str());
+    assert_eq!(rules["deck"]["version"], 1);
+    assert_eq!(rules["deck"]["name"], "Two-of Standard");
+    assert_eq!(rules["deck"]["source"], first.as_str());
+    assert_eq!(
+        (&rules["deck"]["builtIn"], &rules["deck"]["unverified"]),
+        (&json!(false), &json!(true))
+    );
+    assert_eq!(rules["card"]["ruleset"], "lor-standard", "{rules}");
+    assert_eq!(
+        (&rules["card"]["builtIn"], &rules["card"]["unverified"]),
+        (&json!(true), &json!(false))
+    );
+    assert!(
+        rules["card"]["source"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty())
+    );
+
+    // "Add to saved rulesets": the exact version the tournament uses, though private.
+    let save = |body: Value| {
+        client
+            .post(format!("{api}/lor/rulesets/{two_of}:save"))
+            .json(&body)
+    };
+    let (status, body) = send(save(json!({})), Some(&player)).await;
+    assert_eq!(
+        status, 404,
+        "a private ruleset outside a tournament: {body}"
+    );
+    let (status, body) = send(save(json!({"tournament": other})), Some(&player)).await;
+    assert_eq!(status, 404, "a tournament that does not use it: {body}");
+    let (status, body) = send(save(json!({"tournament": "t_nothing"})), Some(&player)).await;
+    assert_eq!(status, 404, "no such tournament: {body}");
+    let (status, body) = send(
+        save(json!({"tournament": tournament, "version": 2})),
+        Some(&player),
+    )
+    .await;
+    assert_eq!(status, 400, "not the pinned version: {body}");
+    let (status, body) = send(save(json!({"tournament": tournament})), None).await;
+    assert_eq!(status, 401, "{body}");
+    let (status, saved) = send(save(json!({"tournament": tournament})), Some(&player)).await;
+    assert_eq!(status, 201, "{saved}");
+    let copy = &saved["ruleset"];
+    assert_eq!(copy["downloaded"], true);
+    assert_eq!(
+        copy["origin"],
+        json!({"ruleset": two_of, "version": 1, "from": "tournament"})
+    );
+    assert_eq!(copy["source"], first.as_str());
+    assert_eq!(copy["updateAvailable"], true, "the author is at version 2");
+
+    // Saving the deck settings again pins the current version.
+    let (status, body) = send(settings(&tournament), Some(&organizer)).await;
+    assert_eq!(status, 200, "{body}");
+    let rules = &body["tournament"]["deckSettings"]["rules"];
+    assert_eq!(rules["deck"]["version"], 2, "{rules}");
+    assert_eq!(rules["deck"]["source"], second.as_str());
+}

@@ -85,8 +85,11 @@ pub struct ChangeRulesetBody {
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SaveRulesetBody {
-    /// The version to pin; absent: the latest.
+    /// The version to pin; absent: the latest (or the one `tournament` pins).
     version: Option<u32>,
+    /// The tournament whose Rules tab the copy is saved from ("Add to saved rulesets"): any
+    /// custom rule it pins may be saved, at the pinned version, even when private.
+    tournament: Option<String>,
 }
 
 fn scope(name: &str) -> Result<pb::RuleScope, ApiError> {
@@ -232,7 +235,7 @@ async fn remove(
 
 /// `:duplicate`, `:save` and `:update` of a ruleset.
 #[utoipa::path(post, path = "/api/v1/{game}/rulesets/{id}:{action}", tag = "rulesets",
-    request_body(content = Option<SaveRulesetBody>, description = "for `:save` only: `{\"version\"?}`"),
+    request_body(content = Option<SaveRulesetBody>, description = "for `:save` only: `{\"version\"?, \"tournament\"?}`"),
     security(("bearer" = [])),
     params(("game" = String, Path, description = "lor, pokemon or riftbound"),
            ("id" = String, Path, description = "The ruleset's id"),
@@ -262,7 +265,9 @@ async fn act(
                 SaveRulesetBody::default()
             } else {
                 serde_json::from_slice(&body).map_err(|err| {
-                    ApiError::invalid_argument(format!("the body is not `{{\"version\"?}}`: {err}"))
+                    ApiError::invalid_argument(format!(
+                        "the body is not `{{\"version\"?, \"tournament\"?}}`: {err}"
+                    ))
                 })?
             };
             let response = scripts
@@ -270,7 +275,13 @@ async fn act(
                     game,
                     id,
                     version: body.version,
-                    from: "profile".to_owned(),
+                    from: if body.tournament.is_some() {
+                        "tournament"
+                    } else {
+                        "profile"
+                    }
+                    .to_owned(),
+                    tournament: body.tournament.unwrap_or_default(),
                 })
                 .await?;
             Ok((StatusCode::CREATED, Json(answer(response))))

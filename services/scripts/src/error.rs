@@ -49,6 +49,9 @@ pub enum Error {
     /// A catalog pool was asked for and the catalog service did not answer with its cards.
     #[error("the catalog is not available: {0}")]
     Catalog(#[from] ServiceError),
+    /// A ruleset was saved from a tournament and the tournaments service did not answer.
+    #[error("the tournaments service is not available: {0}")]
+    Tournaments(ServiceError),
     /// A catalog pool was asked for and this server reads no catalog.
     #[error("this server reads no catalog: send the cards in `cards_json`")]
     NoCatalog,
@@ -141,6 +144,7 @@ impl From<Error> for Status {
                 Failure::new(Code::Unavailable, "sandbox_unavailable", err.to_string())
             }
             Error::Catalog(cause) => Failure::from_upstream("catalog", cause),
+            Error::Tournaments(cause) => Failure::from_upstream("tournaments", cause),
             Error::NoCatalog => {
                 Failure::new(Code::Unavailable, "catalog_unavailable", err.to_string())
             }

@@ -27,7 +27,7 @@ pub mod sandbox;
 mod settings;
 pub mod slots;
 
-use kit::clients::CatalogClient;
+use kit::clients::{CatalogClient, TournamentsClient};
 use kit::server::{Deps, Mount, MountError};
 use kit::services::Service;
 
@@ -57,7 +57,10 @@ impl Mount for Scripts {
         // startup, rather than on the first ruleset request.
         let rulesets = rulesets::Rulesets::new(rulesets_store::RulesetStore::new(
             deps.database(Self::SERVICE)?.clone(),
-        ));
+        ))
+        .with_tournaments(TournamentsClient::connect_lazy(
+            deps.url(Service::Tournaments),
+        )?);
         let catalog = CatalogClient::connect_lazy(deps.url(Service::Catalog))?;
         let api = grpc::Api::new(settings.clone())
             .with_catalog(catalog_pool::CatalogPools::new(catalog))

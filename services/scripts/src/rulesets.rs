@@ -10,6 +10,7 @@ use std::time::SystemTime;
 
 use kit::access::{self, Action, Denied, Owned, Visibility};
 use kit::auth::Caller;
+use kit::clients::TournamentsClient;
 use kit::timestamp::to_proto;
 use proto::game::Game;
 use proto::scripts::v1 as pb;
@@ -38,12 +39,24 @@ pub struct Code {
 #[derive(Debug, Clone)]
 pub struct Rulesets {
     store: RulesetStore,
+    /// Where a tournament's pinned rules are read when a copy is saved from its Rules tab.
+    tournaments: Option<TournamentsClient>,
 }
 
 impl Rulesets {
     /// Serves the rulesets kept in `store`.
     pub fn new(store: RulesetStore) -> Self {
-        Self { store }
+        Self {
+            store,
+            tournaments: None,
+        }
+    }
+
+    /// Reads tournaments' pinned rules from `tournaments`, so a player can save a tournament's
+    /// custom rule from its Rules tab.
+    pub fn with_tournaments(mut self, tournaments: TournamentsClient) -> Self {
+        self.tournaments = Some(tournaments);
+        self
     }
 
     /// The built-in rules of `game`, then the caller's own and downloaded ones.
@@ -271,6 +284,7 @@ impl Rulesets {
         let owner = owner_of(caller)?;
         let id = request.id;
         let from = match request.from.as_str() {
+            _ if !request.tournament.is_empty() => OriginKind::Tournament,
             "" | "profile" => OriginKind::Profile,
             "tournament" => OriginKind::Tournament,
             _ => {
@@ -288,23 +302,43 @@ impl Rulesets {
             });
         }
         let original = self.stored(game, &id).await?;
-        access::check(caller, Action::Read, original.as_ref().map(owned)).map_err(|denied| {
-            Error::Denied {
-                denied,
-                id: id.clone(),
-            }
-        })?;
+        // A tournament that pins this ruleset shows its code to anyone, so anyone may save the
+        // pinned version from it; otherwise the ownership rule decides.
+        let pinned = match request.tournament.as_str() {
+            "" => None,
+            tournament => self.pinned_version(tournament, &id).await?,
+        };
+        if pinned.is_none() {
+            access::check(caller, Action::Read, original.as_ref().map(owned)).map_err(
+                |denied| Error::Denied {
+                    denied,
+                    id: id.clone(),
+                },
+            )?;
+        }
         let original = original.ok_or_else(|| not_found(&id))?;
+        let version = match (pinned, request.version) {
+            (Some(pinned), Some(asked)) if asked != pinned => {
+                return Err(Error::BadField {
+                    field: "version",
+                    reason: format!(
+                        "the tournament uses version {pinned} of this ruleset, not {asked}"
+                    ),
+                });
+            }
+            (Some(pinned), _) => Some(pinned),
+            (None, asked) => asked,
+        };
         // A copy of a copy is a copy of its original, at the same version.
         let origin = match &original.origin {
             Some(origin) => Origin {
                 ruleset: origin.ruleset.clone(),
-                version: request.version.unwrap_or(origin.version),
+                version: version.unwrap_or(origin.version),
                 from,
             },
             None => Origin {
                 ruleset: original.id.clone(),
-                version: request.version.unwrap_or(original.latest_version),
+                version: version.unwrap_or(original.latest_version),
                 from,
             },
         };
@@ -320,6 +354,33 @@ impl Rulesets {
             )
             .await?;
         self.shown(&copy).await?.ok_or_else(|| not_found(&id))
+    }
+
+    /// The version of ruleset `id` that tournament `tournament` pins in its deck settings, if it
+    /// pins it at all (a tournament that does not exist pins nothing).
+    async fn pinned_version(&self, tournament: &str, id: &str) -> Result<Option<u32>, Error> {
+        let client = self.tournaments.as_ref().ok_or_else(|| Error::BadField {
+            field: "tournament",
+            reason: "this server reads no tournaments".to_owned(),
+        })?;
+        let found = match client
+            .get_tournament(proto::tournaments::v1::GetTournamentRequest {
+                id: tournament.to_owned(),
+            })
+            .await
+        {
+            Ok(found) => found,
+            Err(err) if err.code == tonic::Code::NotFound => return Ok(None),
+            Err(err) => return Err(Error::Tournaments(err)),
+        };
+        let settings = found.tournament.and_then(|t| t.deck_settings);
+        Ok(settings.and_then(|settings| {
+            [settings.card, settings.deck, settings.deckset]
+                .into_iter()
+                .flatten()
+                .find(|rule| !rule.built_in && rule.ruleset == id)
+                .map(|rule| rule.version)
+        }))
     }
 
     /// Moves a downloaded copy of the caller's to its original's latest version and name.
