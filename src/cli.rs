@@ -31,6 +31,10 @@ pub struct Cli {
     catalog: catalog::Settings,
     #[command(flatten)]
     scripts: scripts::Settings,
+    #[command(flatten)]
+    webhooks: tournaments::WebhookArgs,
+    #[command(flatten)]
+    worker: tournaments::WorkerArgs,
 }
 
 impl Cli {
@@ -103,6 +107,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         accounts,
         catalog,
         scripts,
+        webhooks,
+        worker,
     } = cli;
     // The tools that are not a role run with the all-in-one defaults.
     let config = || process.resolve(Role::All);
@@ -117,6 +123,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 accounts,
                 catalog,
                 scripts,
+                webhooks,
+                worker,
             };
             crate::serve::serve(process.resolve(role), gateway, settings).await
         }

@@ -31,6 +31,7 @@ fn mount(
         accounts,
         catalog,
         scripts,
+        ..
     } = settings;
     match service {
         Service::Accounts => accounts::Accounts::mount(routes, deps, accounts),
@@ -80,6 +81,67 @@ pub struct ServiceSettings {
     pub catalog: catalog::Settings,
     /// The scripts service's.
     pub scripts: scripts::Settings,
+    /// The webhooks' (the tournaments service and the worker).
+    pub webhooks: tournaments::WebhookArgs,
+    /// The submission worker's.
+    pub worker: tournaments::WorkerArgs,
+}
+
+/// The webhook settings of `role`: the operator's key, else (in the all-in-one process) a
+/// random key kept in `<state dir>/webhook.key`, created on first start, readable by its owner
+/// only; any other role without a key takes no webhooks (their secrets would differ).
+fn webhook_settings(
+    args: &tournaments::WebhookArgs,
+    config: &Config,
+) -> anyhow::Result<tournaments::webhooks::WebhookSettings> {
+    use tournaments::webhooks::{MIN_KEY_BYTES, WebhookKey};
+    let key =
+        match (&args.webhook_key, config.role) {
+            (Some(key), _) => Some(WebhookKey::new(key.as_bytes()).with_context(|| {
+                format!("TURNIER_WEBHOOK_KEY: use at least {MIN_KEY_BYTES} bytes")
+            })?),
+            (None, Role::All) => Some(local_webhook_key(&config.state_dir)?),
+            (None, _) => None,
+        };
+    Ok(tournaments::webhooks::WebhookSettings {
+        key,
+        allow_private: args.webhook_allow_private,
+    })
+}
+
+/// The all-in-one process's webhook key: read from `<state_dir>/webhook.key`, or made there.
+fn local_webhook_key(
+    state_dir: &std::path::Path,
+) -> anyhow::Result<tournaments::webhooks::WebhookKey> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let path = state_dir.join("webhook.key");
+    let read = |path: &std::path::Path| -> anyhow::Result<_> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        tournaments::webhooks::WebhookKey::new(text.trim().as_bytes())
+            .with_context(|| format!("{} holds too short a key", path.display()))
+    };
+    if path.exists() {
+        return read(&path);
+    }
+    std::fs::create_dir_all(state_dir)
+        .with_context(|| format!("cannot create {}", state_dir.display()))?;
+    let made = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path);
+    match made {
+        Ok(mut file) => {
+            file.write_all(tournaments::webhooks::WebhookKey::generate().as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        // Another process made it first: use theirs.
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(err) => return Err(err).with_context(|| format!("cannot create {}", path.display())),
+    }
+    read(&path)
 }
 
 /// Returns the one verifier of bearer tokens every service of the process uses: the accounts
@@ -170,12 +232,20 @@ pub async fn serve(
         ),
         _ => None,
     };
+    let webhooks = if services.contains(&Service::Tournaments) || config.role.runs_worker() {
+        webhook_settings(&settings.webhooks, &config)?
+    } else {
+        tournaments::webhooks::WebhookSettings::default()
+    };
     let tournament_settings = tournaments::Settings {
         queue: queue.clone(),
+        webhooks: webhooks.clone(),
     };
 
     let mut tasks: JoinSet<anyhow::Result<&'static str>> = JoinSet::new();
-    if let (Some(queue), Some(db), true) = (&queue, &db, config.role.runs_worker()) {
+    let concurrency = settings.worker.worker_concurrency;
+    let worker_runs = config.role.runs_worker() && (concurrency > 0 || config.role == Role::Worker);
+    if let (Some(queue), Some(db), true) = (&queue, &db, worker_runs) {
         let worker = tournaments::service::Tournaments::new(
             tournaments::store::TournamentStore::new(db.clone()),
             None,
@@ -198,7 +268,14 @@ pub async fn serve(
         let config_role_name = config.role.name();
         tasks.spawn(async move {
             let consumer = format!("{}-{}", config_role_name, std::process::id());
-            tournaments::worker::run(worker, queue, importer, scripts, &consumer, stop).await;
+            let setup = tournaments::worker::Setup {
+                queue,
+                importer,
+                scripts,
+                webhooks,
+                concurrency,
+            };
+            tournaments::worker::run(worker, setup, &consumer, stop).await;
             Ok("submission worker")
         });
     }

@@ -502,6 +502,62 @@ pub fn lineups_answer(response: &pb::ListLineupsResponse) -> Value {
     json!({"lineups": response.submissions.iter().map(submission).collect::<Vec<_>>()})
 }
 
+/// A webhook: `{"id", "url", "events", "createTime"}`.
+pub fn webhook(hook: &pb::Webhook) -> Value {
+    json!({
+        "id": hook.id,
+        "url": hook.url,
+        "events": hook.events,
+        "createTime": rfc3339(hook.create_time.as_ref()),
+    })
+}
+
+/// One delivery of a webhook: `{"id", "event", "state", "attempts", "lastStatus"?,
+/// "lastError"?, "createTime", "updateTime", "body"}` (the body as the JSON it is).
+pub fn webhook_delivery(delivery: &pb::WebhookDelivery) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(delivery.id));
+    out.insert("event".into(), json!(delivery.event));
+    out.insert("state".into(), json!(delivery.state));
+    out.insert("attempts".into(), json!(delivery.attempts));
+    if let Some(status) = delivery.last_status {
+        out.insert("lastStatus".into(), json!(status));
+    }
+    if !delivery.last_error.is_empty() {
+        out.insert("lastError".into(), json!(delivery.last_error));
+    }
+    out.insert("createTime".into(), rfc3339(delivery.create_time.as_ref()));
+    out.insert("updateTime".into(), rfc3339(delivery.update_time.as_ref()));
+    out.insert(
+        "body".into(),
+        serde_json::from_str(&delivery.body).unwrap_or(Value::Null),
+    );
+    Value::Object(out)
+}
+
+/// `{"webhook", "secret"}`: a webhook just added, with its secret (shown only now).
+pub fn added_webhook_answer(response: &pb::AddWebhookResponse) -> Value {
+    json!({
+        "webhook": response.webhook.as_ref().map_or(Value::Null, webhook),
+        "secret": response.secret,
+    })
+}
+
+/// `{"webhooks": [webhook]}`.
+pub fn webhooks_answer(response: &pb::ListWebhooksResponse) -> Value {
+    json!({"webhooks": response.webhooks.iter().map(webhook).collect::<Vec<_>>()})
+}
+
+/// `{"deliveries": [delivery]}`, the newest first.
+pub fn deliveries_answer(response: &pb::ListWebhookDeliveriesResponse) -> Value {
+    json!({"deliveries": response.deliveries.iter().map(webhook_delivery).collect::<Vec<_>>()})
+}
+
+/// `{"delivery"}`.
+pub fn delivery_answer(response: &pb::WebhookDeliveryResponse) -> Value {
+    json!({"delivery": response.delivery.as_ref().map_or(Value::Null, webhook_delivery)})
+}
+
 /// `{"tournament"}`: the answer of creating, reading, changing, starting or advancing one.
 pub fn tournament_answer(response: &pb::TournamentResponse) -> Value {
     json!({"tournament": response.tournament.as_ref().map_or(Value::Null, tournament)})

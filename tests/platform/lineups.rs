@@ -4,7 +4,8 @@
 //! rule "No shared champions" and the Eternal card rule — gives exactly its messages,
 //! prefixed; a banned card is rejected before any rule runs (a rule that would loop forever is
 //! never started); a lineup with too few decks; a rule that runs out of time fails; lineups
-//! lock after the deadline; who may see a lineup.
+//! lock after the deadline; who may see a lineup; each verdict told once to a webhook that
+//! asked for `submission.checked`.
 
 use std::time::Duration;
 
@@ -99,7 +100,12 @@ fn issues(submission: &Value) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_rulesets_guide_tutorial_as_a_tournament_checks_lineups_in_the_worker() {
-    let platform = support::SamplePlatform::with_card_data(&["lor"]).await;
+    let platform = support::SamplePlatform::with_card_data_and(
+        &["lor"],
+        &[("TURNIER_WEBHOOK_ALLOW_PRIVATE", "true")],
+    )
+    .await;
+    let receiver = crate::webhooks::Receiver::start().await;
     let (api, client) = (platform.api.as_str(), reqwest::Client::new());
     let organizer = session(&client, api, "lineup-org").await;
     let player = session(&client, api, "lineup-player").await;
@@ -132,6 +138,16 @@ async fn the_rulesets_guide_tutorial_as_a_tournament_checks_lineups_in_the_worke
             .expect("id")
             .to_owned(),
     };
+    let (status, hook) = send(
+        client
+            .post(format!("{api}/tournaments/{}/webhooks", setup.tournament))
+            .json(&json!({"url": format!("{}/checked", receiver.url),
+                          "events": ["submission.checked"]})),
+        Some(&setup.organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{hook}");
+    let secret = hook["secret"].as_str().expect("a secret").to_owned();
     // No deck settings yet: no lineups.
     let (status, body) = send(
         client
@@ -293,6 +309,21 @@ async fn the_rulesets_guide_tutorial_as_a_tournament_checks_lineups_in_the_worke
         {
             assert_eq!(body["submission"]["issues"], verdict["issues"], "{body}");
             assert_eq!(body["submission"]["decks"], json!([TWO_OF_CODE]));
+            // Seven verdicts, each told once to the hook, signed, with its state and issues.
+            let told = receiver
+                .wait_for("seven verdicts", |got| got.len() >= 7)
+                .await;
+            crate::webhooks::assert_signed(&told, "checked", &secret);
+            let mut ids: Vec<String> = told.iter().map(|r| r.delivery.clone()).collect();
+            ids.sort();
+            ids.dedup();
+            assert_eq!((told.len(), ids.len()), (7, 7), "{told:#?}");
+            let last: Value = serde_json::from_str(&told.last().expect("one").body).expect("JSON");
+            assert_eq!(last["event"], "submission.checked");
+            assert_eq!(last["data"]["submission"]["id"], body["submission"]["id"]);
+            assert_eq!(last["data"]["submission"]["state"], "rejected");
+            assert_eq!(last["data"]["submission"]["issues"], verdict["issues"]);
+            assert_eq!(last["data"]["registration"], setup.registration.as_str());
             return;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -18,6 +18,7 @@ mod error_model;
 mod format_cli;
 mod format_gateway;
 mod hostile_input;
+
 mod lineups;
 mod ownership;
 mod queue_cli;
@@ -36,3 +37,4 @@ mod templates;
 mod tournament_cli;
 mod tournament_server_cli;
 mod tournaments_gateway;
+mod webhooks;

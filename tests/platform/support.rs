@@ -336,12 +336,17 @@ impl SamplePlatform {
     /// ones; Pokémon takes most of a minute in a debug build) imported at startup, and waits
     /// until a card of each that the sample lacks answers.
     pub async fn with_card_data(games: &[&str]) -> Self {
+        Self::with_card_data_and(games, &[]).await
+    }
+
+    /// [`Self::with_card_data`] with the settings `env` adds.
+    pub async fn with_card_data_and(games: &[&str], env: &[(&str, &str)]) -> Self {
         let data = tempfile::tempdir().expect("temp dir");
         for game in games {
             std::os::unix::fs::symlink(data_dir().join(game), data.path().join(game))
                 .expect("a link to the game's card data");
         }
-        let mut platform = Self::start_in(data, &[]).await;
+        let mut platform = Self::start_in(data, env).await;
         for game in games {
             let card = match *game {
                 "lor" => "01SI001",

@@ -75,6 +75,147 @@ pub fn routes() -> Router<AppState> {
             "/api/v1/tournaments/{id}/registrations/{registration}/{action}",
             post(act_on_lineup),
         )
+        .route(
+            "/api/v1/tournaments/{id}/webhooks",
+            get(webhooks).post(add_webhook),
+        )
+        .route(
+            "/api/v1/tournaments/{id}/webhooks/{webhook}",
+            delete(remove_webhook),
+        )
+        .route(
+            "/api/v1/tournaments/{id}/webhooks/{webhook}/deliveries",
+            get(deliveries),
+        )
+        .route(
+            "/api/v1/tournaments/{id}/webhooks/{webhook}/deliveries/{delivery}",
+            post(redeliver),
+        )
+}
+
+/// The body of `POST …/webhooks`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookBody {
+    /// Where to send the events: http or https.
+    url: String,
+    /// Which events (absent or empty: all): `submission.checked`, `round.paired`,
+    /// `match.reported`, `standings.updated`, `stage.advanced`.
+    #[serde(default)]
+    events: Vec<String>,
+}
+
+/// Organizers: registers a webhook. Each delivery is a POST of JSON `{"id", "event",
+/// "tournament", "createTime", "data"}` with `X-Turnier-Event`, `X-Turnier-Delivery` and
+/// `X-Turnier-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the
+/// secret>`; the secret is in this answer only.
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/webhooks", tag = "tournaments",
+    request_body = WebhookBody,
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 201, description = "`{\"webhook\": {\"id\", \"url\", \"events\", \"createTime\"}, \"secret\"}`"),
+              (status = 400, description = "`invalid_argument`: not http(s), a private address, an unknown event", body = crate::ErrorBody),
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody),
+              (status = 409, description = "`webhooks_off`: the operator set no webhook key", body = crate::ErrorBody)))]
+async fn add_webhook(
+    calls: Calls,
+    Path(id): Path<String>,
+    Json(body): Json<WebhookBody>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let response = calls
+        .tournaments()?
+        .add_webhook(pb::AddWebhookRequest {
+            id,
+            url: body.url,
+            events: body.events,
+        })
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(tournaments_json::added_webhook_answer(&response)),
+    ))
+}
+
+/// Organizers: the tournament's webhooks.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/webhooks", tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses((status = 200, description = "`{\"webhooks\": [...]}`"),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody)))]
+async fn webhooks(calls: Calls, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .list_webhooks(pb::ListWebhooksRequest { id })
+        .await?;
+    Ok(Json(tournaments_json::webhooks_answer(&response)))
+}
+
+/// Organizers: removes a webhook.
+#[utoipa::path(delete, path = "/api/v1/tournaments/{id}/webhooks/{webhook}", tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("webhook" = String, Path, description = "The webhook's id")),
+    responses((status = 204, description = "removed"),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn remove_webhook(
+    calls: Calls,
+    Path((id, webhook)): Path<(String, String)>,
+) -> Result<StatusCode, ApiError> {
+    calls
+        .tournaments()?
+        .remove_webhook(pb::RemoveWebhookRequest { id, webhook })
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Organizers: a webhook's delivery log (the latest 100, newest first).
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/webhooks/{webhook}/deliveries", tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("webhook" = String, Path, description = "The webhook's id")),
+    responses((status = 200, description = "`{\"deliveries\": [{\"id\", \"event\", \"state\", \"attempts\", \"lastStatus\"?, \"lastError\"?, \"createTime\", \"updateTime\", \"body\"}]}`"),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn deliveries(
+    calls: Calls,
+    Path((id, webhook)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let response = calls
+        .tournaments()?
+        .list_webhook_deliveries(pb::ListWebhookDeliveriesRequest { id, webhook })
+        .await?;
+    Ok(Json(tournaments_json::deliveries_answer(&response)))
+}
+
+/// Organizers: `…/deliveries/{delivery}:redeliver` sends a delivery again.
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/webhooks/{webhook}/deliveries/{delivery}:redeliver", tag = "tournaments",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The tournament's id"),
+           ("webhook" = String, Path, description = "The webhook's id"),
+           ("delivery" = String, Path, description = "The delivery's id")),
+    responses((status = 202, description = "`{\"delivery\"}`: pending again"),
+              (status = 403, description = "`permission_denied`: not an organizer", body = crate::ErrorBody),
+              (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
+async fn redeliver(
+    calls: Calls,
+    Path((id, webhook, target)): Path<(String, String, String)>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let (delivery, _) = super::custom_method(&target, "delivery", &["redeliver"])?;
+    let response = calls
+        .tournaments()?
+        .redeliver_webhook(pb::RedeliverWebhookRequest {
+            id,
+            webhook,
+            delivery,
+        })
+        .await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(tournaments_json::delivery_answer(&response)),
+    ))
 }
 
 /// Organizers: `lineup:unlock` (one player may submit after the deadline) and
@@ -192,11 +333,13 @@ async fn lineups(calls: Calls, Path(id): Path<String>) -> Result<Json<Value>, Ap
 #[openapi(
     paths(list, create, read, change, act, add_organizer, registrations, register, unregister,
           fix_table, act_on_registration, pair_round, round, act_on_match, standings,
-          export_stage, events, submit_lineup, lineup, lineups, act_on_lineup),
+          export_stage, events, submit_lineup, lineup, lineups, act_on_lineup, add_webhook,
+          webhooks, remove_webhook, deliveries, redeliver),
     components(schemas(CreateTournamentBody, StageBody, AdvancementRuleBody, SeedBody,
                        ChangeTournamentBody, StagePatchBody, AddOrganizerBody, RegisterBody,
                        FixTableBody, PairRoundBody, ManualPairingBody, ReportResultBody,
-                       ExtendMatchBody, DeckSettingsBody, RulesBody, LineupBody)),
+                       ExtendMatchBody, DeckSettingsBody, RulesBody, LineupBody,
+                       WebhookBody)),
     tags((name = "tournaments", description = "Tournaments: stages, registration, rounds, results, standings and live events"))
 )]
 pub struct TournamentsDoc;

@@ -104,7 +104,7 @@ The Secret the chart creates for the URLs it was given (database.url, redis.url)
 {{- end }}
 
 {{- define "turnier.chartOwnsSecret" -}}
-{{- if or (not .Values.database.existingSecret) (and .Values.redis.url (not .Values.redis.existingSecret)) }}true{{ end }}
+{{- if or (not .Values.database.existingSecret) (and .Values.redis.url (not .Values.redis.existingSecret)) (and .Values.webhooks.key (not .Values.webhooks.existingSecret)) }}true{{ end }}
 {{- end }}
 
 {{/*
@@ -116,6 +116,9 @@ DATABASE_URL: {{ .Values.database.url | b64enc | quote }}
 {{- end }}
 {{- if and .Values.redis.url (not .Values.redis.existingSecret) }}
 REDIS_URL: {{ .Values.redis.url | b64enc | quote }}
+{{- end }}
+{{- if and .Values.webhooks.key (not .Values.webhooks.existingSecret) }}
+TURNIER_WEBHOOK_KEY: {{ .Values.webhooks.key | b64enc | quote }}
 {{- end }}
 {{- end }}
 
@@ -150,6 +153,18 @@ DATABASE_URL (required) and REDIS_URL (when configured) as env entries.
       key: REDIS_URL
       {{- end }}
 {{- end }}
+{{- if or $root.Values.webhooks.existingSecret $root.Values.webhooks.key }}
+- name: TURNIER_WEBHOOK_KEY
+  valueFrom:
+    secretKeyRef:
+      {{- if $root.Values.webhooks.existingSecret }}
+      name: {{ $root.Values.webhooks.existingSecret }}
+      key: {{ $root.Values.webhooks.existingSecretKey }}
+      {{- else }}
+      name: {{ $ownSecret }}
+      key: TURNIER_WEBHOOK_KEY
+      {{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -174,6 +189,7 @@ extraEnv comes last and wins over the chart's own keys.
   "TURNIER_MIGRATE_ON_START" (ternary "false" "true" (.Values.migration.enabled | default false))
   "TURNIER_SCRIPT_COMPILE_CACHE" "/var/lib/turnier/wasmtime"
   "TURNIER_SESSION_DAYS" ($c.sessionDays | int64 | toString)
+  "TURNIER_WEBHOOK_ALLOW_PRIVATE" (ternary "true" "false" (.Values.webhooks.allowPrivate | default false))
 -}}
 {{- range $role := splitList " " (include "turnier.roles" .) }}
 {{- if not (has $role (list "gateway" "worker")) }}

@@ -625,7 +625,8 @@ where
     }
 }
 
-fn boolean(value: &str) -> Result<bool, InvalidValue> {
+/// Reads a setting that is `true`/`1`/`yes` or `false`/`0`/`no`.
+pub fn boolean(value: &str) -> Result<bool, InvalidValue> {
     match value.trim() {
         "true" | "1" | "yes" => Ok(true),
         "false" | "0" | "no" => Ok(false),

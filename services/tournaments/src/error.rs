@@ -49,6 +49,12 @@ pub enum Error {
     /// the organizer may not see).
     #[error("the scripts service: {0}")]
     Scripts(ServiceError),
+    /// Webhooks were asked for and the operator set no webhook key.
+    #[error("webhooks are off: the operator has set no TURNIER_WEBHOOK_KEY for signing them")]
+    WebhooksOff,
+    /// No delivery of that id for that webhook.
+    #[error("no delivery `{0}` of this webhook")]
+    UnknownDelivery(String),
     /// A stored fact that does not read back.
     #[error("stored {what} cannot be read")]
     Corrupt {
@@ -102,6 +108,10 @@ impl From<Error> for Status {
                     Failure::new(Code::NotFound, "not_found", err.to_string())
                         .with_metadata("kind", "match")
                 }
+                RunError::UnknownWebhook(_) => {
+                    Failure::new(Code::NotFound, "not_found", err.to_string())
+                        .with_metadata("kind", "webhook")
+                }
                 RunError::UnknownRound { .. } => {
                     Failure::new(Code::NotFound, "not_found", err.to_string())
                         .with_metadata("kind", "round")
@@ -125,6 +135,9 @@ impl From<Error> for Status {
             Error::CannotCreate(denied) => denied.to_create_failure(),
             Error::UnknownUser(_) => Failure::new(Code::NotFound, "not_found", err.to_string())
                 .with_metadata("kind", "user"),
+            Error::WebhooksOff => conflict("webhooks_off"),
+            Error::UnknownDelivery(_) => Failure::new(Code::NotFound, "not_found", err.to_string())
+                .with_metadata("kind", "delivery"),
             Error::Busy => Failure::new(Code::Aborted, "aborted", err.to_string()),
             Error::Accounts(cause) => Failure::from_upstream("accounts", cause),
             Error::Scripts(cause) => Failure::from_upstream("scripts", cause),

@@ -256,6 +256,29 @@ fn submission_of(submission: &Submission) -> pb::Submission {
     }
 }
 
+fn webhook_of(hook: &crate::run::fact::Webhook) -> pb::Webhook {
+    pb::Webhook {
+        id: hook.id.clone(),
+        url: hook.url.clone(),
+        events: hook.events.clone(),
+        create_time: Some(to_proto(from_millis(hook.create_time_ms))),
+    }
+}
+
+fn delivery_of(delivery: &crate::store::Delivery) -> pb::WebhookDelivery {
+    pb::WebhookDelivery {
+        id: delivery.id.clone(),
+        event: delivery.event.clone(),
+        state: delivery.state.clone(),
+        attempts: delivery.attempts,
+        last_status: delivery.last_status.map(u32::from),
+        last_error: delivery.last_error.clone().unwrap_or_default(),
+        create_time: Some(to_proto(from_millis(delivery.create_time_ms))),
+        update_time: Some(to_proto(from_millis(delivery.update_time_ms))),
+        body: delivery.body.clone(),
+    }
+}
+
 fn spec_name<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_value(value)
         .ok()
@@ -880,6 +903,78 @@ impl TournamentService for Api {
             .await?;
         Ok(Response::new(pb::SubmissionResponse {
             submission: Some(submission_of(&submission)),
+        }))
+    }
+
+    async fn add_webhook(
+        &self,
+        request: Request<pb::AddWebhookRequest>,
+    ) -> Result<Response<pb::AddWebhookResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let (hook, secret) = self
+            .tournaments
+            .add_webhook(&caller, &request.id, &request.url, &request.events)
+            .await?;
+        Ok(Response::new(pb::AddWebhookResponse {
+            webhook: Some(webhook_of(&hook)),
+            secret,
+        }))
+    }
+
+    async fn list_webhooks(
+        &self,
+        request: Request<pb::ListWebhooksRequest>,
+    ) -> Result<Response<pb::ListWebhooksResponse>, Status> {
+        let caller = Caller::of(&request);
+        let hooks = self
+            .tournaments
+            .webhooks(&caller, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::ListWebhooksResponse {
+            webhooks: hooks.iter().map(webhook_of).collect(),
+        }))
+    }
+
+    async fn remove_webhook(
+        &self,
+        request: Request<pb::RemoveWebhookRequest>,
+    ) -> Result<Response<pb::RemoveWebhookResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        self.tournaments
+            .remove_webhook(&caller, &request.id, &request.webhook)
+            .await?;
+        Ok(Response::new(pb::RemoveWebhookResponse {}))
+    }
+
+    async fn list_webhook_deliveries(
+        &self,
+        request: Request<pb::ListWebhookDeliveriesRequest>,
+    ) -> Result<Response<pb::ListWebhookDeliveriesResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let deliveries = self
+            .tournaments
+            .deliveries(&caller, &request.id, &request.webhook)
+            .await?;
+        Ok(Response::new(pb::ListWebhookDeliveriesResponse {
+            deliveries: deliveries.iter().map(delivery_of).collect(),
+        }))
+    }
+
+    async fn redeliver_webhook(
+        &self,
+        request: Request<pb::RedeliverWebhookRequest>,
+    ) -> Result<Response<pb::WebhookDeliveryResponse>, Status> {
+        let caller = Caller::of(&request);
+        let request = request.into_inner();
+        let delivery = self
+            .tournaments
+            .redeliver(&caller, &request.id, &request.webhook, &request.delivery)
+            .await?;
+        Ok(Response::new(pb::WebhookDeliveryResponse {
+            delivery: Some(delivery_of(&delivery)),
         }))
     }
 

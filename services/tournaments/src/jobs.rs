@@ -38,3 +38,33 @@ pub async fn enqueue(queue: &Queue, submission: &Submission) {
         tracing::warn!(submission = %submission.id, error = %err, "a lineup check was not queued");
     }
 }
+
+/// The queue of webhook deliveries (beside lineup checks, on the same backend).
+pub const WEBHOOK_QUEUE: &str = "webhooks";
+
+/// A delivery job's payload.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct DeliveryPayload {
+    /// The delivery.
+    pub(crate) delivery: String,
+}
+
+/// Queues delivery `delivery` as job `job` (the delivery's id the first time; a new one for
+/// an organizer's redelivery). A queue that cannot be reached is logged: the delivery stays
+/// pending until the sweep queues it again.
+pub async fn enqueue_delivery(queue: &Queue, delivery: &str, job: &str) {
+    let payload = DeliveryPayload {
+        delivery: delivery.to_owned(),
+    };
+    let queued = match (JobId::parse(job), serde_json::to_vec(&payload)) {
+        (Ok(id), Ok(bytes)) => queue.enqueue(WEBHOOK_QUEUE, &id, &bytes).await.map(|_| ()),
+        (Err(err), _) => Err(err),
+        (_, Err(err)) => {
+            tracing::error!(error = %err, "a delivery job does not serialize");
+            return;
+        }
+    };
+    if let Err(err) = queued {
+        tracing::warn!(delivery, error = %err, "a webhook delivery was not queued");
+    }
+}

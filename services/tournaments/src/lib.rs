@@ -8,9 +8,11 @@
 //! accounts service to find co-organizers by username and the scripts service for the rules a
 //! tournament's deck settings pin. Its callers are the gateway
 //! (`/api/v1/…/tournaments…`), third parties over gRPC, and the CLI (`turnier tournament`:
-//! the engine in process, or a server with `--server`). Deck submission arrives with its own
-//! issue.
+//! the engine in process, or a server with `--server`). Lineups are checked by the
+//! submission worker (`worker`, `lineup`), which also sends the tournaments' signed webhooks
+//! (`webhooks`, `delivery`).
 
+mod delivery;
 pub mod domain;
 mod error;
 pub mod grpc;
@@ -20,6 +22,7 @@ pub mod offline;
 pub mod run;
 pub mod service;
 pub mod store;
+pub mod webhooks;
 pub mod worker;
 
 pub use error::Error;
@@ -38,6 +41,58 @@ pub struct Settings {
     /// Where lineup checks are queued (`worker::QUEUE`); `None`: nowhere (submissions stay
     /// pending).
     pub queue: Option<kit::queue::Queue>,
+    /// The webhook key and address rule (`webhooks`).
+    pub webhooks: webhooks::WebhookSettings,
+}
+
+/// The submission worker's settings, as flags and environment variables the binary flattens.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Submission worker")]
+pub struct WorkerArgs {
+    /// Jobs one worker process runs at once (lineup checks, and webhook deliveries apart);
+    /// 0 in the all-in-one process runs no worker there (workers run as their own role).
+    #[arg(
+        long,
+        env = "TURNIER_WORKER_CONCURRENCY",
+        value_name = "N",
+        default_value_t = worker::DEFAULT_CONCURRENCY,
+        value_parser = kit::config::whole_number(0..=256_usize)
+    )]
+    pub worker_concurrency: usize,
+}
+
+impl Default for WorkerArgs {
+    fn default() -> Self {
+        Self {
+            worker_concurrency: worker::DEFAULT_CONCURRENCY,
+        }
+    }
+}
+
+/// The operator's webhook settings, as flags and environment variables the binary flattens.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Webhooks")]
+pub struct WebhookArgs {
+    /// The key every webhook's signing secret is derived from (at least 32 bytes; the
+    /// tournaments service and every worker need the same one). Unset: the all-in-one process
+    /// keeps a random one in <state dir>/webhook.key; other roles take no webhooks.
+    #[arg(
+        long,
+        env = "TURNIER_WEBHOOK_KEY",
+        value_name = "KEY",
+        hide_env_values = true
+    )]
+    pub webhook_key: Option<String>,
+    /// Lets webhooks be sent to loopback, private and link-local addresses: true or false.
+    #[arg(
+        long,
+        env = "TURNIER_WEBHOOK_ALLOW_PRIVATE",
+        value_name = "BOOL",
+        default_value_t = false,
+        action = clap::ArgAction::Set,
+        value_parser = kit::config::boolean
+    )]
+    pub webhook_allow_private: bool,
 }
 
 impl Mount for Tournaments {
@@ -57,6 +112,7 @@ impl Mount for Tournaments {
         if let Some(queue) = &settings.queue {
             tournaments = tournaments.with_queue(queue.clone());
         }
+        tournaments = tournaments.with_webhooks(settings.webhooks.clone());
         routes.add_service(grpc::server(grpc::Api::new(tournaments)));
         Ok(())
     }

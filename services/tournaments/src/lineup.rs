@@ -48,9 +48,14 @@ pub struct Transient(pub String);
 
 /// Whether a service's error is worth a retry.
 fn transient(cause: &ServiceError) -> bool {
+    // `Unknown`: tonic's "transport error" when the peer went away mid-call (a crash).
     matches!(
         cause.code,
-        Code::Unavailable | Code::Aborted | Code::Cancelled | Code::ResourceExhausted
+        Code::Unavailable
+            | Code::Aborted
+            | Code::Cancelled
+            | Code::ResourceExhausted
+            | Code::Unknown
     )
 }
 

@@ -370,3 +370,195 @@ impl TournamentStore {
         Ok(done.rows_affected() == 1)
     }
 }
+
+/// One delivery of a webhook: an event for a hook, and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivery {
+    /// `<hook>.<fact number>.<event>` or `<hook>.<submission>`.
+    pub id: String,
+    /// The tournament.
+    pub tournament: String,
+    /// The hook.
+    pub hook: String,
+    /// The event (`crate::webhooks::EVENTS`).
+    pub event: String,
+    /// The JSON body as sent.
+    pub body: String,
+    /// `pending`, `delivered` or `failed`.
+    pub state: String,
+    /// Attempts made.
+    pub attempts: u32,
+    /// The last attempt's HTTP status.
+    pub last_status: Option<u16>,
+    /// Why the last attempt failed.
+    pub last_error: Option<String>,
+    /// When the event was made, unix milliseconds.
+    pub create_time_ms: i64,
+    /// When the delivery last changed.
+    pub update_time_ms: i64,
+}
+
+/// The columns [`delivery_of`] reads.
+macro_rules! delivery_columns {
+    () => {
+        "id, tournament, hook, event, body, state, attempts, last_status, last_error, \
+         create_time, update_time"
+    };
+}
+
+fn delivery_of(row: &sqlx::any::AnyRow) -> Result<Delivery, Error> {
+    let attempts: i64 = row.try_get("attempts")?;
+    let last_status: Option<i64> = row.try_get("last_status")?;
+    Ok(Delivery {
+        id: row.try_get("id")?,
+        tournament: row.try_get("tournament")?,
+        hook: row.try_get("hook")?,
+        event: row.try_get("event")?,
+        body: row.try_get("body")?,
+        state: row.try_get("state")?,
+        attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+        last_status: last_status.and_then(|status| u16::try_from(status).ok()),
+        last_error: row.try_get("last_error")?,
+        create_time_ms: row.try_get("create_time")?,
+        update_time_ms: row.try_get("update_time")?,
+    })
+}
+
+/// What one attempt at a delivery came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Attempt {
+    /// The receiver answered 2xx.
+    Delivered(u16),
+    /// It did not: its status if it answered, and why; `last` ends the delivery `failed`.
+    Failed {
+        /// The HTTP status, if the receiver answered.
+        status: Option<u16>,
+        /// Why.
+        error: String,
+        /// No attempt follows.
+        last: bool,
+    },
+}
+
+impl TournamentStore {
+    /// Records a pending delivery; `false` when one of that id exists already (the same event
+    /// made again for the same hook).
+    pub async fn insert_delivery(&self, delivery: &Delivery) -> Result<bool, Error> {
+        let done = sqlx::query(
+            "INSERT INTO tournaments_webhook_deliveries (id, tournament, hook, event, body, \
+             state, attempts, create_time, update_time) \
+             VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(&delivery.id)
+        .bind(&delivery.tournament)
+        .bind(&delivery.hook)
+        .bind(&delivery.event)
+        .bind(&delivery.body)
+        .bind(delivery.create_time_ms)
+        .execute(self.db.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The delivery `id`.
+    pub async fn delivery(&self, id: &str) -> Result<Option<Delivery>, Error> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            delivery_columns!(),
+            " FROM tournaments_webhook_deliveries WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(self.db.pool())
+        .await?;
+        row.as_ref().map(delivery_of).transpose()
+    }
+
+    /// A hook's deliveries, the newest first, at most `limit`.
+    pub async fn deliveries(
+        &self,
+        tournament: &str,
+        hook: &str,
+        limit: u32,
+    ) -> Result<Vec<Delivery>, Error> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            delivery_columns!(),
+            " FROM tournaments_webhook_deliveries WHERE tournament = $1 AND hook = $2 \
+             ORDER BY create_time DESC, id DESC LIMIT $3"
+        ))
+        .bind(tournament)
+        .bind(hook)
+        .bind(i64::from(limit))
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(delivery_of).collect()
+    }
+
+    /// Pending deliveries not touched since before `before_ms`, the oldest first, at most
+    /// `limit`: what the sweep queues again.
+    pub async fn stale_deliveries(
+        &self,
+        before_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<Delivery>, Error> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            delivery_columns!(),
+            " FROM tournaments_webhook_deliveries WHERE state = 'pending' AND update_time < $1 \
+             ORDER BY update_time, id LIMIT $2"
+        ))
+        .bind(before_ms)
+        .bind(i64::from(limit))
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter().map(delivery_of).collect()
+    }
+
+    /// Records an attempt at a pending delivery: `delivered`, or still `pending` (a retry
+    /// follows) or `failed` (the last). `false` when it was not pending.
+    pub async fn record_attempt(
+        &self,
+        id: &str,
+        attempt: &Attempt,
+        now: SystemTime,
+    ) -> Result<bool, Error> {
+        let (state, status, error) = match attempt {
+            Attempt::Delivered(status) => ("delivered", Some(*status), None),
+            Attempt::Failed {
+                status,
+                error,
+                last,
+            } => (
+                if *last { "failed" } else { "pending" },
+                *status,
+                Some(error.as_str()),
+            ),
+        };
+        let done = sqlx::query(
+            "UPDATE tournaments_webhook_deliveries SET state = $2, attempts = attempts + 1, \
+             last_status = $3, last_error = $4, update_time = $5 \
+             WHERE id = $1 AND state = 'pending'",
+        )
+        .bind(id)
+        .bind(state)
+        .bind(status.map(i64::from))
+        .bind(error)
+        .bind(to_millis(now))
+        .execute(self.db.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Makes a delivery pending again (an organizer's redelivery); `false` when it is pending.
+    pub async fn reopen_delivery(&self, id: &str, now: SystemTime) -> Result<bool, Error> {
+        let done = sqlx::query(
+            "UPDATE tournaments_webhook_deliveries SET state = 'pending', update_time = $2 \
+             WHERE id = $1 AND state <> 'pending'",
+        )
+        .bind(id)
+        .bind(to_millis(now))
+        .execute(self.db.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

@@ -6,6 +6,9 @@
 //! and the verdict is written only over `pending`, so a job run twice writes one verdict. A
 //! service that does not answer is retried with backoff; what keeps failing ends on the
 //! dead-letter list (`turnier queue dead-letters submissions`).
+//!
+//! Beside it the worker sends webhook deliveries (the `webhooks` queue, `crate::delivery`),
+//! and the sweep queues again any delivery left pending.
 
 use std::future::Future;
 use std::time::{Duration, SystemTime};
@@ -14,9 +17,11 @@ use kit::auth::Caller;
 use kit::clients::{DecksClient, ScriptsClient};
 use kit::queue::{Job, Queue, WorkerSummary, run_worker};
 
-use crate::jobs::{Payload, QUEUE, enqueue};
+use crate::delivery;
+use crate::jobs::{Payload, QUEUE, WEBHOOK_QUEUE, enqueue, enqueue_delivery};
 use crate::lineup;
 use crate::service::Tournaments;
+use crate::webhooks::WebhookSettings;
 
 /// Why a job did not finish: retried with backoff, then dead-lettered.
 #[derive(Debug, thiserror::Error)]
@@ -29,38 +34,124 @@ enum JobError {
     Transient(#[from] lineup::Transient),
 }
 
+/// Jobs a worker process runs at once by default: a check mostly waits on the decks and
+/// scripts services, so a few at once keep them busy.
+pub const DEFAULT_CONCURRENCY: usize = 4;
+
 /// How often the sweep looks for submissions without a live job.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(30);
 
 /// How old a pending submission is before the sweep queues it again.
 pub const SWEEP_AFTER: Duration = Duration::from_secs(60);
 
+/// What a worker works with besides the tournaments.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The job queues.
+    pub queue: Queue,
+    /// Reads decks (the decks service).
+    pub importer: DecksClient,
+    /// Runs the rules (the scripts service).
+    pub scripts: ScriptsClient,
+    /// Signs and allows webhook deliveries.
+    pub webhooks: WebhookSettings,
+    /// Jobs of each queue run at once.
+    pub concurrency: usize,
+}
+
 /// Runs the worker as `consumer` until `shutdown`: `tournaments` reads the tournaments (its own
-/// fold of the log in the shared database), `importer` reads decks, `scripts` runs the rules.
-/// Beside it, every [`SWEEP_EVERY`] a sweep queues again any submission still pending after
-/// [`SWEEP_AFTER`] (one whose job was never queued, say, because the queue was down): queueing
-/// is idempotent by the submission id, so a live job is not doubled.
+/// fold of the log in the shared database); the [`Setup`] gives the rest. Beside it, every [`SWEEP_EVERY`] a sweep queues
+/// again any submission or delivery still pending after [`SWEEP_AFTER`] (one whose job was
+/// never queued, say, because the queue was down): queueing is idempotent by the id, so a
+/// live job is not doubled. `concurrency` jobs of each queue run at once. Returns what the
+/// lineup checks did.
 pub async fn run(
     tournaments: Tournaments,
-    queue: Queue,
-    importer: DecksClient,
-    scripts: ScriptsClient,
+    setup: Setup,
     consumer: &str,
     shutdown: impl Future<Output = ()>,
 ) -> WorkerSummary {
-    let sweeping = sweep_forever(tournaments.clone(), queue.clone());
-    let working = run_worker(
+    let Setup {
         queue,
-        QUEUE,
-        consumer,
-        |job: Job| {
-            let tournaments = tournaments.clone();
-            let importer = importer.clone();
-            let scripts = scripts.clone();
-            async move { handle(&tournaments, &importer, &scripts, job).await }
-        },
-        shutdown,
-    );
+        importer,
+        scripts,
+        webhooks,
+        concurrency,
+    } = setup;
+    let tournaments = tournaments
+        .with_queue(queue.clone())
+        .with_webhooks(webhooks.clone());
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let wait = |mut stopped: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = stopped.wait_for(|stop| *stop).await;
+    };
+    let sweeping = sweep_forever(tournaments.clone(), queue.clone());
+    let queue_settings = queue.settings().clone();
+    // `concurrency` loops of each queue, each its own consumer holding its own deliveries.
+    let mut checking = tokio::task::JoinSet::new();
+    let mut delivering = tokio::task::JoinSet::new();
+    for slot in 0..concurrency.max(1) {
+        let name = format!("{consumer}-{slot}");
+        let (tournaments_, importer, scripts, queue_, until) = (
+            tournaments.clone(),
+            importer.clone(),
+            scripts.clone(),
+            queue.clone(),
+            wait(stopped.clone()),
+        );
+        checking.spawn(async move {
+            run_worker(
+                queue_,
+                QUEUE,
+                &name,
+                move |job: Job| {
+                    let (tournaments, importer, scripts) =
+                        (tournaments_.clone(), importer.clone(), scripts.clone());
+                    async move { handle(&tournaments, &importer, &scripts, job).await }
+                },
+                until,
+            )
+            .await
+        });
+        let name = format!("{consumer}-hooks-{slot}");
+        let (tournaments_, webhooks, queue_settings, queue_, until) = (
+            tournaments.clone(),
+            webhooks.clone(),
+            queue_settings.clone(),
+            queue.clone(),
+            wait(stopped.clone()),
+        );
+        delivering.spawn(async move {
+            run_worker(
+                queue_,
+                WEBHOOK_QUEUE,
+                &name,
+                move |job: Job| {
+                    let (tournaments, webhooks, queue_settings) =
+                        (tournaments_.clone(), webhooks.clone(), queue_settings.clone());
+                    async move {
+                        delivery::deliver(&tournaments, &webhooks, &queue_settings, job).await
+                    }
+                },
+                until,
+            )
+            .await
+        });
+    }
+    let working = async move {
+        shutdown.await;
+        let _ = stop.send(true);
+        let mut total = WorkerSummary::default();
+        while let Some(done) = checking.join_next().await {
+            if let Ok(summary) = done {
+                total.processed += summary.processed;
+                total.failed += summary.failed;
+                total.dead_lettered += summary.dead_lettered;
+            }
+        }
+        while delivering.join_next().await.is_some() {}
+        total
+    };
     tokio::select! {
         summary = working => summary,
         never = sweeping => match never {},
@@ -94,13 +185,21 @@ pub async fn sweep(
     for submission in &stale {
         enqueue(queue, submission).await;
     }
-    if !stale.is_empty() {
+    let deliveries = tournaments
+        .store()
+        .stale_deliveries(kit::timestamp::to_millis(before), 500)
+        .await?;
+    for delivery in &deliveries {
+        enqueue_delivery(queue, &delivery.id, &delivery.id).await;
+    }
+    if !stale.is_empty() || !deliveries.is_empty() {
         tracing::info!(
             submissions = stale.len(),
-            "pending submissions queued again"
+            deliveries = deliveries.len(),
+            "pending submissions and deliveries queued again"
         );
     }
-    Ok(stale.len())
+    Ok(stale.len() + deliveries.len())
 }
 
 async fn handle(
@@ -114,8 +213,18 @@ async fn handle(
     let Some(submission) = tournaments.store().submission(&payload.submission).await? else {
         return Ok(());
     };
-    if submission.state != "pending" || submission.superseded {
-        tracing::debug!(submission = %submission.id, "already checked or superseded");
+    if submission.superseded {
+        tracing::debug!(submission = %submission.id, "superseded");
+        return Ok(());
+    }
+    if submission.state != "pending" {
+        // Checked by an earlier run of this job, which may have stopped before telling the
+        // hooks: telling them again records nothing new.
+        tracing::debug!(submission = %submission.id, "already checked");
+        let run = tournaments
+            .get(&Caller::Anonymous, &submission.tournament)
+            .await?;
+        tournaments.submission_checked(&run, &submission).await;
         return Ok(());
     }
     let run = tournaments
@@ -142,5 +251,10 @@ async fn handle(
         )
         .await?;
     tracing::info!(submission = %submission.id, state = verdict.state, written, "lineup checked");
+    if !run.webhooks.is_empty()
+        && let Some(checked) = tournaments.store().submission(&submission.id).await?
+    {
+        tournaments.submission_checked(&run, &checked).await;
+    }
     Ok(())
 }

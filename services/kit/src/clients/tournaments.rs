@@ -212,4 +212,44 @@ impl TournamentsClient {
             .map(tonic::Response::into_inner)
             .map_err(ServiceError::from)
     }
+
+    /// Organizers: registers a webhook (the answer holds its secret, shown only then).
+    pub async fn add_webhook(
+        &self,
+        request: pb::AddWebhookRequest,
+    ) -> Result<pb::AddWebhookResponse, ServiceError> {
+        rpc!(self, Once, request, add_webhook)
+    }
+
+    /// Organizers: the tournament's webhooks.
+    pub async fn list_webhooks(
+        &self,
+        request: pb::ListWebhooksRequest,
+    ) -> Result<pb::ListWebhooksResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_webhooks)
+    }
+
+    /// Organizers: removes a webhook.
+    pub async fn remove_webhook(
+        &self,
+        request: pb::RemoveWebhookRequest,
+    ) -> Result<pb::RemoveWebhookResponse, ServiceError> {
+        rpc!(self, Once, request, remove_webhook)
+    }
+
+    /// Organizers: a webhook's latest deliveries.
+    pub async fn list_webhook_deliveries(
+        &self,
+        request: pb::ListWebhookDeliveriesRequest,
+    ) -> Result<pb::ListWebhookDeliveriesResponse, ServiceError> {
+        rpc!(self, Idempotent, request, list_webhook_deliveries)
+    }
+
+    /// Organizers: sends a delivery again.
+    pub async fn redeliver_webhook(
+        &self,
+        request: pb::RedeliverWebhookRequest,
+    ) -> Result<pb::WebhookDeliveryResponse, ServiceError> {
+        rpc!(self, Once, request, redeliver_webhook)
+    }
 }

@@ -91,6 +91,20 @@ pub struct PinnedRule {
     pub direct_bans: Vec<String>,
 }
 
+/// A webhook an organizer registered: where the tournament's events are sent. Its secret is
+/// derived from the operator's key and its id (`crate::webhooks`), never kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Webhook {
+    /// Its id (`wh_…`).
+    pub id: String,
+    /// Where deliveries are sent (http or https).
+    pub url: String,
+    /// The events it receives (`crate::webhooks::EVENTS`).
+    pub events: Vec<String>,
+    /// When it was added, unix milliseconds.
+    pub create_time_ms: i64,
+}
+
 /// Who may see the decklists of a tournament.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -210,6 +224,16 @@ pub enum Fact {
     LineupUnlocked {
         /// Which registration.
         registration: String,
+    },
+    /// An organizer registered a webhook.
+    WebhookAdded {
+        /// The hook.
+        webhook: Webhook,
+    },
+    /// An organizer removed a webhook.
+    WebhookRemoved {
+        /// Its id.
+        id: String,
     },
     /// Settings a running stage may change.
     StageSettingsChanged {

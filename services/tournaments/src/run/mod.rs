@@ -78,6 +78,9 @@ pub enum RunError {
     /// No such match.
     #[error("no match `{0}` in this tournament")]
     UnknownMatch(String),
+    /// No webhook of that id.
+    #[error("no webhook `{0}` in this tournament")]
+    UnknownWebhook(String),
     /// No such round.
     #[error("no round {round} in stage {stage}")]
     UnknownRound {
@@ -280,6 +283,8 @@ pub struct Run {
     pub deck_settings: Option<fact::DeckSettings>,
     /// Registrations an organizer let submit after the deadline.
     pub unlocked_lineups: HashSet<String>,
+    /// The webhooks organizers registered, oldest first.
+    pub webhooks: Vec<fact::Webhook>,
     /// The last fact applied (0: none).
     pub seq: u64,
     /// When the tournament was created (unix milliseconds): the time its first fact was
@@ -357,6 +362,7 @@ impl Run {
             placements: Vec::new(),
             deck_settings: None,
             unlocked_lineups: HashSet::new(),
+            webhooks: Vec::new(),
             seq: 1,
             create_time_ms: 0,
             matches: HashMap::new(),
@@ -393,6 +399,8 @@ impl Run {
                 }
             }
             Fact::RegistrationSet { open } => self.registration_open = *open,
+            Fact::WebhookAdded { webhook } => self.webhooks.push(webhook.clone()),
+            Fact::WebhookRemoved { id } => self.webhooks.retain(|hook| hook.id != *id),
             Fact::LineupUnlocked { registration } => {
                 self.unlocked_lineups.insert(registration.clone());
             }
@@ -1088,6 +1096,36 @@ impl Run {
         Ok(Fact::LineupUnlocked {
             registration: registration.to_owned(),
         })
+    }
+
+    /// Registers `webhook` (at most `webhooks::MAX_HOOKS` per tournament, one per URL).
+    pub fn add_webhook(&self, webhook: &fact::Webhook) -> Result<Fact, RunError> {
+        if self.webhooks.len() >= crate::webhooks::MAX_HOOKS {
+            return Err(RunError::BadSettings {
+                field: "url".to_owned(),
+                problem: format!(
+                    "a tournament keeps at most {} webhooks: remove one first",
+                    crate::webhooks::MAX_HOOKS
+                ),
+            });
+        }
+        if self.webhooks.iter().any(|hook| hook.url == webhook.url) {
+            return Err(RunError::BadSettings {
+                field: "url".to_owned(),
+                problem: "this tournament already sends its events to that URL".to_owned(),
+            });
+        }
+        Ok(Fact::WebhookAdded {
+            webhook: webhook.clone(),
+        })
+    }
+
+    /// Removes the webhook `id`.
+    pub fn remove_webhook(&self, id: &str) -> Result<Fact, RunError> {
+        if !self.webhooks.iter().any(|hook| hook.id == id) {
+            return Err(RunError::UnknownWebhook(id.to_owned()));
+        }
+        Ok(Fact::WebhookRemoved { id: id.to_owned() })
     }
 
     /// Opens or closes registration (before the start).

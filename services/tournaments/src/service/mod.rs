@@ -29,6 +29,11 @@ use crate::run::deck_settings::{self, Scope};
 use crate::run::fact::{DeckSettings, DecklistVisibility, Fact, Organizer, PinnedRule, ReportedBy};
 use crate::run::{Phase, Run, RunError};
 use crate::store::{Appended, Header, Submission, TournamentStore};
+use crate::webhooks::WebhookSettings;
+
+mod hooks;
+
+pub use hooks::DELIVERY_LOG;
 
 /// How many times a change decides again after another writer appended first.
 const MAX_ATTEMPTS: usize = 8;
@@ -182,8 +187,11 @@ pub struct Tournaments {
     published: broadcast::Sender<(String, u64)>,
     /// The live events kept per folded tournament.
     feed_events: usize,
-    /// Where lineup checks are queued; `None`: submissions stay pending until a sweep.
+    /// Where lineup checks and webhook deliveries are queued; `None`: submissions stay
+    /// pending until a sweep.
     queue: Option<kit::queue::Queue>,
+    /// The operator's webhook settings (no key: webhooks are off).
+    webhooks: WebhookSettings,
 }
 
 impl Tournaments {
@@ -202,7 +210,15 @@ impl Tournaments {
             published: broadcast::channel(1024).0,
             feed_events: FEED_EVENTS,
             queue: None,
+            webhooks: WebhookSettings::default(),
         }
+    }
+
+    /// This service taking webhooks as `settings` say.
+    #[must_use]
+    pub fn with_webhooks(mut self, settings: WebhookSettings) -> Self {
+        self.webhooks = settings;
+        self
     }
 
     /// This service queueing each submitted lineup's check on `queue`.
@@ -348,7 +364,21 @@ impl Tournaments {
                         .ok_or(Error::Corrupt { what: "tournament" })?;
                     folded.apply(seq, &fact, self.feed_events);
                     let run = folded.run.clone();
+                    let fresh: Vec<Published> = if run.webhooks.is_empty() {
+                        Vec::new()
+                    } else {
+                        folded
+                            .feed
+                            .iter()
+                            .filter(|event| event.seq == seq)
+                            .cloned()
+                            .collect()
+                    };
+                    drop(state);
                     let _ = self.published.send((id.to_owned(), seq));
+                    if !fresh.is_empty() {
+                        self.notify(&run, &fresh).await;
+                    }
                     return Ok((run, fact));
                 }
                 Appended::Conflict => continue,
@@ -1058,6 +1088,32 @@ pub fn organizer(caller: &Caller, run: &Run) -> Result<(), Error> {
     })
 }
 
+/// The ownership rule for what only organizers read (webhooks, their deliveries): an
+/// organizer's token that may read will do; anyone else is refused (the tournament itself is
+/// public, so the refusal is `permission_denied`, not `not_found`).
+pub fn organizer_reading(caller: &Caller, run: &Run) -> Result<(), Error> {
+    let mut refusal = if caller.account().is_none() {
+        Denied::Unauthenticated
+    } else {
+        Denied::PermissionDenied
+    };
+    for organizer in &run.organizers {
+        let owned = Owned {
+            owner: &organizer.account,
+            visibility: Visibility::Private,
+        };
+        match access::check(caller, Action::Read, Some(owned)) {
+            Ok(()) => return Ok(()),
+            Err(Denied::NotFound) => {}
+            Err(denied) => refusal = denied,
+        }
+    }
+    Err(Error::Denied {
+        denied: refusal,
+        id: run.id.clone(),
+    })
+}
+
 /// The live events of one fact, from the state after it (and, for a result, the games its
 /// match counted before).
 fn events_of(
@@ -1185,6 +1241,8 @@ fn events_of(
             json!({"players": after.stages.first().map(|s| s.players.clone())}),
         )],
         Fact::Created { name, .. } => vec![event("tournament_created", json!({"name": name}))],
+        // Only organizers know where their events go.
+        Fact::WebhookAdded { .. } | Fact::WebhookRemoved { .. } => Vec::new(),
         Fact::OrganizerAdded { .. }
         | Fact::RegistrationSet { .. }
         | Fact::StageSettingsChanged { .. }
