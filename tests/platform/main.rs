@@ -19,6 +19,7 @@ mod format_cli;
 mod format_gateway;
 mod hostile_input;
 
+mod lineup_chaos;
 mod lineups;
 mod ownership;
 mod queue_cli;
