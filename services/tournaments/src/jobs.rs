@@ -26,16 +26,22 @@ pub async fn enqueue(queue: &Queue, submission: &Submission) {
         tournament: submission.tournament.clone(),
         submission: submission.id.clone(),
     };
-    let queued = match (JobId::parse(&submission.id), serde_json::to_vec(&payload)) {
-        (Ok(id), Ok(bytes)) => queue.enqueue(QUEUE, &id, &bytes).await.map(|_| ()),
+    put(queue, QUEUE, &submission.id, &payload).await;
+}
+
+/// Queues `payload` on `name` as job `job`; a job that cannot be queued is logged, since
+/// what it stands for stays pending and the sweep queues it again.
+async fn put(queue: &Queue, name: &str, job: &str, payload: &impl Serialize) {
+    let queued = match (JobId::parse(job), serde_json::to_vec(payload)) {
+        (Ok(id), Ok(bytes)) => queue.enqueue(name, &id, &bytes).await.map(|_| ()),
         (Err(err), _) => Err(err),
         (_, Err(err)) => {
-            tracing::error!(error = %err, "a submission job does not serialize");
+            tracing::error!(queue = name, job, error = %err, "a job does not serialize");
             return;
         }
     };
     if let Err(err) = queued {
-        tracing::warn!(submission = %submission.id, error = %err, "a lineup check was not queued");
+        tracing::warn!(queue = name, job, error = %err, "a job was not queued");
     }
 }
 
@@ -56,15 +62,5 @@ pub async fn enqueue_delivery(queue: &Queue, delivery: &str, job: &str) {
     let payload = DeliveryPayload {
         delivery: delivery.to_owned(),
     };
-    let queued = match (JobId::parse(job), serde_json::to_vec(&payload)) {
-        (Ok(id), Ok(bytes)) => queue.enqueue(WEBHOOK_QUEUE, &id, &bytes).await.map(|_| ()),
-        (Err(err), _) => Err(err),
-        (_, Err(err)) => {
-            tracing::error!(error = %err, "a delivery job does not serialize");
-            return;
-        }
-    };
-    if let Err(err) = queued {
-        tracing::warn!(delivery, error = %err, "a webhook delivery was not queued");
-    }
+    put(queue, WEBHOOK_QUEUE, job, &payload).await;
 }
