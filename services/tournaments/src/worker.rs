@@ -11,11 +11,14 @@
 //! and the sweep queues again any delivery left pending.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use kit::auth::Caller;
 use kit::clients::{DecksClient, ScriptsClient};
 use kit::queue::{Job, Queue, WorkerSummary, run_worker};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
 
 use crate::delivery;
 use crate::jobs::{Payload, QUEUE, WEBHOOK_QUEUE, enqueue, enqueue_delivery};
@@ -60,10 +63,10 @@ pub struct Setup {
 }
 
 /// Runs the worker as `consumer` until `shutdown`: `tournaments` reads the tournaments (its own
-/// fold of the log in the shared database); the [`Setup`] gives the rest. Beside it, every [`SWEEP_EVERY`] a sweep queues
-/// again any submission or delivery still pending after [`SWEEP_AFTER`] (one whose job was
-/// never queued, say, because the queue was down): queueing is idempotent by the id, so a
-/// live job is not doubled. `concurrency` jobs of each queue run at once. Returns what the
+/// fold of the log in the shared database); the [`Setup`] gives the rest. Beside it, every
+/// [`SWEEP_EVERY`] a sweep queues again any submission or delivery still pending after
+/// [`SWEEP_AFTER`] (one whose job was never queued, say, because the queue was down):
+/// queueing is idempotent by the id, so a live job is not doubled. `concurrency` jobs of each queue run at once. Returns what the
 /// lineup checks did.
 pub async fn run(
     tournaments: Tournaments,
@@ -71,72 +74,40 @@ pub async fn run(
     consumer: &str,
     shutdown: impl Future<Output = ()>,
 ) -> WorkerSummary {
-    let Setup {
-        queue,
-        importer,
-        scripts,
-        webhooks,
-        concurrency,
-    } = setup;
     let tournaments = tournaments
-        .with_queue(queue.clone())
-        .with_webhooks(webhooks.clone());
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let wait = |mut stopped: tokio::sync::watch::Receiver<bool>| async move {
-        let _ = stopped.wait_for(|stop| *stop).await;
-    };
-    let sweeping = sweep_forever(tournaments.clone(), queue.clone());
-    let queue_settings = queue.settings().clone();
+        .with_queue(setup.queue.clone())
+        .with_webhooks(setup.webhooks.clone());
+    let (stop, stopped) = watch::channel(false);
+    let sweeping = sweep_forever(tournaments.clone(), setup.queue.clone());
+    let concurrency = setup.concurrency.max(1);
+    let context = Arc::new(Context { tournaments, setup });
     // `concurrency` loops of each queue, each its own consumer holding its own deliveries.
-    let mut checking = tokio::task::JoinSet::new();
-    let mut delivering = tokio::task::JoinSet::new();
-    for slot in 0..concurrency.max(1) {
+    let mut checking = JoinSet::new();
+    let mut delivering = JoinSet::new();
+    for slot in 0..concurrency {
+        let check = |context: Arc<Context>, job| async move {
+            let Setup {
+                importer, scripts, ..
+            } = &context.setup;
+            handle(&context.tournaments, importer, scripts, job).await
+        };
+        let send = |context: Arc<Context>, job| async move {
+            let Setup {
+                queue, webhooks, ..
+            } = &context.setup;
+            delivery::deliver(&context.tournaments, webhooks, queue.settings(), job).await
+        };
         let name = format!("{consumer}-{slot}");
-        let (tournaments_, importer, scripts, queue_, until) = (
-            tournaments.clone(),
-            importer.clone(),
-            scripts.clone(),
-            queue.clone(),
-            wait(stopped.clone()),
-        );
-        checking.spawn(async move {
-            run_worker(
-                queue_,
-                QUEUE,
-                &name,
-                move |job: Job| {
-                    let (tournaments, importer, scripts) =
-                        (tournaments_.clone(), importer.clone(), scripts.clone());
-                    async move { handle(&tournaments, &importer, &scripts, job).await }
-                },
-                until,
-            )
-            .await
-        });
+        spawn_loop(&mut checking, &context, QUEUE, name, &stopped, check);
         let name = format!("{consumer}-hooks-{slot}");
-        let (tournaments_, webhooks, queue_settings, queue_, until) = (
-            tournaments.clone(),
-            webhooks.clone(),
-            queue_settings.clone(),
-            queue.clone(),
-            wait(stopped.clone()),
+        spawn_loop(
+            &mut delivering,
+            &context,
+            WEBHOOK_QUEUE,
+            name,
+            &stopped,
+            send,
         );
-        delivering.spawn(async move {
-            run_worker(
-                queue_,
-                WEBHOOK_QUEUE,
-                &name,
-                move |job: Job| {
-                    let (tournaments, webhooks, queue_settings) =
-                        (tournaments_.clone(), webhooks.clone(), queue_settings.clone());
-                    async move {
-                        delivery::deliver(&tournaments, &webhooks, &queue_settings, job).await
-                    }
-                },
-                until,
-            )
-            .await
-        });
     }
     let working = async move {
         shutdown.await;
@@ -156,6 +127,43 @@ pub async fn run(
         summary = working => summary,
         never = sweeping => match never {},
     }
+}
+
+/// What every job of a worker works with.
+struct Context {
+    tournaments: Tournaments,
+    setup: Setup,
+}
+
+/// Spawns one loop of `queue_name` into `set` as consumer `name`, running `handler` on each
+/// job until `stopped` says stop.
+fn spawn_loop<H, F, E>(
+    set: &mut JoinSet<WorkerSummary>,
+    context: &Arc<Context>,
+    queue_name: &'static str,
+    name: String,
+    stopped: &watch::Receiver<bool>,
+    handler: H,
+) where
+    H: Fn(Arc<Context>, Job) -> F + Send + 'static,
+    F: Future<Output = Result<(), E>> + Send,
+    E: std::fmt::Display + Send,
+{
+    let (context, mut stopped) = (context.clone(), stopped.clone());
+    set.spawn(async move {
+        let queue = context.setup.queue.clone();
+        let until = async move {
+            let _ = stopped.wait_for(|stop| *stop).await;
+        };
+        run_worker(
+            queue,
+            queue_name,
+            &name,
+            move |job| handler(context.clone(), job),
+            until,
+        )
+        .await
+    });
 }
 
 /// Queues again, every [`SWEEP_EVERY`], the submissions pending for longer than
