@@ -1075,23 +1075,23 @@ fn public(account: &str) -> Owned<'_> {
 /// The ownership rule for a tournament's organizers: every organizer owns it (the creator and
 /// the co-organizers it added); anyone else may only read it.
 pub fn organizer(caller: &Caller, run: &Run) -> Result<(), Error> {
-    let mut refusal = Denied::PermissionDenied;
-    for organizer in &run.organizers {
-        match access::check(caller, Action::Change, Some(public(&organizer.account))) {
-            Ok(()) => return Ok(()),
-            Err(denied) => refusal = denied,
-        }
-    }
-    Err(Error::Denied {
-        denied: refusal,
-        id: run.id.clone(),
-    })
+    organizers_may(caller, run, Action::Change)
 }
 
 /// The ownership rule for what only organizers read (webhooks, their deliveries): an
 /// organizer's token that may read will do; anyone else is refused (the tournament itself is
 /// public, so the refusal is `permission_denied`, not `not_found`).
 pub fn organizer_reading(caller: &Caller, run: &Run) -> Result<(), Error> {
+    organizers_may(caller, run, Action::Read)
+}
+
+/// Whether `caller` may do `action` as one of the organizers: changing the public tournament,
+/// or reading what is private to them.
+fn organizers_may(caller: &Caller, run: &Run, action: Action) -> Result<(), Error> {
+    let visibility = match action {
+        Action::Change => Visibility::Public,
+        Action::Read => Visibility::Private,
+    };
     let mut refusal = if caller.account().is_none() {
         Denied::Unauthenticated
     } else {
@@ -1100,9 +1100,9 @@ pub fn organizer_reading(caller: &Caller, run: &Run) -> Result<(), Error> {
     for organizer in &run.organizers {
         let owned = Owned {
             owner: &organizer.account,
-            visibility: Visibility::Private,
+            visibility,
         };
-        match access::check(caller, Action::Read, Some(owned)) {
+        match access::check(caller, action, Some(owned)) {
             Ok(()) => return Ok(()),
             Err(Denied::NotFound) => {}
             Err(denied) => refusal = denied,
