@@ -67,12 +67,6 @@ pub struct WebhookSettings {
     pub allow_private: bool,
 }
 
-/// The id of the delivery of `event` of fact `seq` to hook `hook` (one per event and hook,
-/// so making the same event again records nothing new).
-pub fn delivery_id(hook: &str, seq: u64, event: &str) -> String {
-    format!("{hook}.{seq}.{event}")
-}
-
 /// The body of a delivery: `{"id", "event", "tournament", "createTime", "data"}`.
 pub fn body(
     id: &str,
@@ -236,21 +230,28 @@ impl WebhookKey {
 }
 
 fn mac(key: &[u8], message: &[u8]) -> [u8; 32] {
-    // HMAC takes a key of any length.
-    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!());
+    let mut mac = hmac(key);
     mac.update(message);
     mac.finalize().into_bytes().into()
+}
+
+/// HMAC-SHA256 keyed with `key` (HMAC takes a key of any length).
+fn hmac(key: &[u8]) -> Hmac<Sha256> {
+    <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
+}
+
+/// What a signature covers: `"<timestamp>.<body>"`.
+fn signed(timestamp: i64, body: &[u8]) -> Vec<u8> {
+    let mut signed = format!("{timestamp}.").into_bytes();
+    signed.extend_from_slice(body);
+    signed
 }
 
 /// The `X-Turnier-Signature` value of `body` sent at `timestamp` (unix seconds) to a hook
 /// whose secret is `secret`: `t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<body>">`.
 pub fn signature(secret: &str, timestamp: i64, body: &[u8]) -> String {
-    let mut signed = format!("{timestamp}.").into_bytes();
-    signed.extend_from_slice(body);
-    format!(
-        "t={timestamp},v1={}",
-        hex::encode(mac(secret.as_bytes(), &signed))
-    )
+    let mac = mac(secret.as_bytes(), &signed(timestamp, body));
+    format!("t={timestamp},v1={}", hex::encode(mac))
 }
 
 /// What a receiver does: whether `header` is a signature of `body` with `secret`, made within
@@ -271,11 +272,9 @@ pub fn verify(secret: &str, header: &str, body: &[u8], now: i64, window_secs: i6
     if (now - timestamp).abs() > window_secs {
         return false;
     }
-    let mut signed = format!("{timestamp}.").into_bytes();
-    signed.extend_from_slice(body);
+    let signed = signed(timestamp, body);
     given.iter().any(|candidate| {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(secret.as_bytes())
-            .unwrap_or_else(|_| unreachable!());
+        let mut mac = hmac(secret.as_bytes());
         mac.update(&signed);
         mac.verify_slice(candidate).is_ok()
     })

@@ -98,33 +98,28 @@ impl Tournaments {
             .filter(|found| found.tournament == id && found.hook == hook)
             .ok_or_else(|| Error::UnknownDelivery(delivery.to_owned()))?;
         let now = SystemTime::now();
-        if self.store.reopen_delivery(&found.id, now).await?
-            && let Some(queue) = &self.queue
-        {
+        if !self.store.reopen_delivery(&found.id, now).await? {
+            // Pending already: its job is on the way.
+            return Ok(found);
+        }
+        if let Some(queue) = &self.queue {
             let job = format!("{}.again.{}", found.id, to_millis(now));
             enqueue_delivery(queue, &found.id, &job).await;
         }
-        self.store
-            .delivery(delivery)
-            .await?
-            .ok_or_else(|| Error::UnknownDelivery(delivery.to_owned()))
+        Ok(Delivery {
+            state: "pending".to_owned(),
+            update_time_ms: to_millis(now),
+            ..found
+        })
     }
 
     /// Records and queues a delivery of every event of a fact just appended that a hook asked
     /// for. A failure is logged: the fact stands either way.
     pub(super) async fn notify(&self, run: &Run, events: &[Published]) {
-        let now = SystemTime::now();
-        for hook in &run.webhooks {
-            for published in events {
-                let Some(event) = webhooks::event_of(published.kind) else {
-                    continue;
-                };
-                if !hook.events.iter().any(|wanted| wanted == event) {
-                    continue;
-                }
-                let id = webhooks::delivery_id(&hook.id, published.seq, event);
-                self.record_delivery(run, hook, id, event, &published.data, now)
-                    .await;
+        for published in events {
+            if let Some(event) = webhooks::event_of(published.kind) {
+                let source = format!("{}.{event}", published.seq);
+                self.tell(run, event, &source, &published.data).await;
             }
         }
     }
@@ -133,7 +128,6 @@ impl Tournaments {
     /// worker does once a verdict is written (again on a job run twice: the delivery's id
     /// makes it one).
     pub async fn submission_checked(&self, run: &Run, submission: &Submission) {
-        let event = "submission.checked";
         let data = json!({
             "registration": submission.registration,
             "submission": {
@@ -143,12 +137,21 @@ impl Tournaments {
                 "failure": submission.failure,
             },
         });
+        self.tell(run, "submission.checked", &submission.id, &data)
+            .await;
+    }
+
+    /// Records and queues `event` for every hook of `run` that asked for it, as delivery
+    /// `<hook>.<source>` (`source` names the event, so making it again records nothing new).
+    async fn tell(&self, run: &Run, event: &str, source: &str, data: &serde_json::Value) {
         let now = SystemTime::now();
-        for hook in &run.webhooks {
-            if hook.events.iter().any(|wanted| wanted == event) {
-                let id = format!("{}.{}", hook.id, submission.id);
-                self.record_delivery(run, hook, id, event, &data, now).await;
-            }
+        for hook in run
+            .webhooks
+            .iter()
+            .filter(|hook| hook.events.iter().any(|e| e == event))
+        {
+            self.record_delivery(run, hook, format!("{}.{source}", hook.id), event, data, now)
+                .await;
         }
     }
 
