@@ -275,12 +275,9 @@ async fn act(
                     game,
                     id,
                     version: body.version,
-                    from: if body.tournament.is_some() {
-                        "tournament"
-                    } else {
-                        "profile"
-                    }
-                    .to_owned(),
+                    // A copy from a profile, or from the tournament named (the service's
+                    // choice when `tournament` is set).
+                    from: String::new(),
                     tournament: body.tournament.unwrap_or_default(),
                 })
                 .await?;
