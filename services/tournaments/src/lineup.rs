@@ -20,6 +20,12 @@ use crate::run::fact::{DeckSettings, PinnedRule};
 /// One submission check over every scope.
 pub const CHECK_LIMIT: Duration = Duration::from_secs(15);
 
+/// How long one sandbox call may keep asking again while the scripts service answers `busy`
+/// before the job is handed back to the queue's backoff. The worker is one caller of the
+/// sandbox with a caller's share, running several checks at once: a `busy` under load means
+/// "in a moment", not "in a second or more", which is what the queue's backoff would wait.
+const BUSY_PATIENCE: Duration = Duration::from_secs(5);
+
 /// What a check decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
@@ -289,6 +295,32 @@ fn pile(pile: &decks_pb::DeckPile) -> scripts_pb::ValidatePile {
     }
 }
 
+/// Calls `call` again after a short pause (10 ms, growing to 200 ms, with jitter) while it
+/// answers `busy` (`RESOURCE_EXHAUSTED`), for up to [`BUSY_PATIENCE`]; then answers what it
+/// last answered.
+async fn busy_again<T, F, Fut>(mut call: F) -> Result<T, ServiceError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, ServiceError>>,
+{
+    let started = tokio::time::Instant::now();
+    let mut pause = Duration::from_millis(10);
+    loop {
+        let wait =
+            pause + Duration::from_millis(rand::random_range(0..=pause.as_millis() as u64 / 2));
+        match call().await {
+            Err(cause)
+                if cause.code == Code::ResourceExhausted
+                    && started.elapsed() + wait < BUSY_PATIENCE =>
+            {
+                tokio::time::sleep(wait).await;
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            answer => return answer,
+        }
+    }
+}
+
 /// Runs one `ValidateDeck`; the inner `Err` is a rule that errored or ran out of time (the
 /// submission fails, naming the rule), the outer one a service a retry may reach.
 async fn validate(
@@ -310,7 +342,7 @@ async fn validate(
         deckset_rule,
         context_json: None,
     };
-    match scripts.validate_deck(request).await {
+    match busy_again(|| scripts.validate_deck(request.clone())).await {
         Ok(answer) => Ok(Ok(answer)),
         Err(cause) if transient(&cause) => Err(Transient(cause.to_string())),
         Err(cause) => {
@@ -319,5 +351,63 @@ async fn validate(
                 .unwrap_or_else(|| format!("`{}`", named.name));
             Ok(Err(format!("the rule {which} failed: {}", cause.message)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use super::*;
+
+    fn busy() -> ServiceError {
+        ServiceError::local(Code::ResourceExhausted, "busy", "the sandbox is busy")
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_busy_sandbox_is_asked_again_until_it_answers() {
+        let calls = AtomicU32::new(0);
+        let answer = busy_again(|| async {
+            match calls.fetch_add(1, Ordering::SeqCst) {
+                0 | 1 => Err(busy()),
+                _ => Ok("checked"),
+            }
+        })
+        .await;
+        assert_eq!(answer.expect("answered"), "checked");
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_sandbox_busy_for_longer_than_the_patience_is_left_to_the_queue() {
+        let started = tokio::time::Instant::now();
+        let calls = AtomicU32::new(0);
+        let answer: Result<(), _> = busy_again(|| async {
+            calls.fetch_add(1, Ordering::SeqCst);
+            Err(busy())
+        })
+        .await;
+        assert_eq!(
+            answer.expect_err("still busy").code,
+            Code::ResourceExhausted
+        );
+        assert!(
+            started.elapsed() <= BUSY_PATIENCE,
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(calls.load(Ordering::SeqCst) > 10, "asked again, not once");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn any_other_error_is_answered_at_once() {
+        let calls = AtomicU32::new(0);
+        let answer: Result<(), _> = busy_again(|| async {
+            calls.fetch_add(1, Ordering::SeqCst);
+            Err(ServiceError::local(Code::InvalidArgument, "bad", "no"))
+        })
+        .await;
+        assert_eq!(answer.expect_err("refused").code, Code::InvalidArgument);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
     }
 }
