@@ -23,6 +23,7 @@ pub mod openapi;
 mod scrape;
 mod state;
 pub mod upstream;
+pub mod web;
 
 use std::future::Future;
 
@@ -56,14 +57,26 @@ pub fn router(state: AppState) -> Router {
                 auth::authenticate,
             )),
         )
+        // The web frontend's pages and assets, at `/`.
+        .merge(web::routes(state.clone()))
         .fallback(no_route);
     // Layers go on last: they wrap only the routes that exist when they are applied.
     layers::apply(routes, state.config()).with_state(state)
 }
 
-/// Answers a path (or a path under `/api/v1`) that no route serves.
-async fn no_route(method: Method, uri: Uri) -> ApiError {
-    ApiError::not_found(format!("no route for `{method} {}`", uri.path()))
+/// Answers a path (or a path under `/api/v1`) that no route serves: an HTML page to a browser
+/// asking for one outside `/api`, the JSON error to everyone else.
+async fn no_route(method: Method, uri: Uri, headers: http::HeaderMap) -> axum::response::Response {
+    use axum::response::IntoResponse as _;
+    let error = ApiError::not_found(format!("no route for `{method} {}`", uri.path()));
+    let wants_html = headers
+        .get(http::header::ACCEPT)
+        .and_then(|accept| accept.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/html"));
+    if wants_html && !uri.path().starts_with("/api/") {
+        return web::answer::error_page(&error);
+    }
+    error.into_response()
 }
 
 /// The connections the gateway accepts on `listener`, each with `TCP_NODELAY` set: without

@@ -51,6 +51,37 @@ async fn an_unknown_path_is_a_json_404() {
 }
 
 #[tokio::test]
+async fn a_browser_asking_for_an_unknown_page_gets_an_html_404() {
+    let app = app(no_services());
+    let reply = send(
+        &app,
+        Request::get("/nope")
+            .header("accept", "text/html,application/xhtml+xml")
+            .body(Body::empty())
+            .expect("valid"),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert!(
+        reply
+            .header("content-type")
+            .is_some_and(|value| value.starts_with("text/html")),
+        "an HTML page"
+    );
+    // Under /api a browser still gets the JSON error.
+    let api = send(
+        &app,
+        Request::get("/api/v1/nope")
+            .header("accept", "text/html")
+            .body(Body::empty())
+            .expect("valid"),
+    )
+    .await;
+    assert_eq!(api.status, StatusCode::NOT_FOUND);
+    assert_eq!(api.json()["error"]["code"], "not_found");
+}
+
+#[tokio::test]
 async fn a_wrong_method_is_a_json_405_that_keeps_its_allow_header() {
     let reply = send(
         &app(no_services()),

@@ -38,4 +38,5 @@ mod templates;
 mod tournament_cli;
 mod tournament_server_cli;
 mod tournaments_gateway;
+mod web;
 mod webhooks;

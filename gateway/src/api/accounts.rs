@@ -111,7 +111,7 @@ pub struct CreateTokenBody {
 
 /// A service error with the documented code: the gRPC code's name, the service's own reason
 /// in `details.reason`.
-fn failed(error: ServiceError) -> ApiError {
+pub(crate) fn failed(error: ServiceError) -> ApiError {
     let reason = error.reason.clone();
     let code = error.code;
     let api = ApiError::from(error);
@@ -174,20 +174,20 @@ fn session(response: &pb::SessionResponse) -> Value {
 }
 
 /// Signs up or in through `call`, counting a failure (not a refused limit) against the
-/// username and the address.
-async fn guarded(
+/// username and the address. The JSON routes and the web pages' forms both sign in here.
+pub(crate) async fn guarded(
     state: &AppState,
     caller: &Authenticated,
     username: &str,
     what: &str,
     call: impl Future<Output = Result<pb::SessionResponse, ServiceError>>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<pb::SessionResponse, ApiError> {
     let guard = state.sign_in_guard();
     if let Err(wait) = guard.check(username, caller.address) {
         return Err(too_many(what, wait));
     }
     match call.await {
-        Ok(response) => Ok((StatusCode::CREATED, Json(session(&response)))),
+        Ok(response) => Ok(response),
         Err(error) => {
             if !error.code.eq(&tonic::Code::Unavailable) {
                 guard.failed(username, caller.address);
@@ -215,7 +215,8 @@ async fn create_account(
         username: body.username,
         password: body.password,
     });
-    guarded(&state, &caller, &username, "too many failed sign-ups", call).await
+    let response = guarded(&state, &caller, &username, "too many failed sign-ups", call).await?;
+    Ok((StatusCode::CREATED, Json(session(&response))))
 }
 
 /// Signs in.
@@ -235,7 +236,8 @@ async fn sign_in(
         username: body.username,
         password: body.password,
     });
-    guarded(&state, &caller, &username, "too many failed sign-ins", call).await
+    let response = guarded(&state, &caller, &username, "too many failed sign-ins", call).await?;
+    Ok((StatusCode::CREATED, Json(session(&response))))
 }
 
 /// Signs out: the session token of the request stops working.

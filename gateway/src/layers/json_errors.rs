@@ -2,7 +2,7 @@
 //!
 //! tower-http's timeout and body limit layers, and axum's own 404/405 and extractor
 //! rejections, answer with an empty or plain-text body. A client should parse one error
-//! shape, so every error response that is not JSON already is rebuilt here as an
+//! shape, so every error response that is not JSON (or a web page's HTML) already is rebuilt here as an
 //! [`ApiError`], keeping its status and headers.
 
 use axum::body::Body;
@@ -56,5 +56,8 @@ fn is_json(response: &Response) -> bool {
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.split(';').next())
         .map(str::trim)
-        .is_some_and(|mime| mime == "application/json" || mime.ends_with("+json"))
+        // A web page's error is an HTML page for the person reading it: left as it is.
+        .is_some_and(|mime| {
+            mime == "application/json" || mime.ends_with("+json") || mime == "text/html"
+        })
 }

@@ -1,0 +1,53 @@
+//! What a page answers when it cannot show itself: an HTML page with the status and message the
+//! JSON routes would give, and the refusal of a form without its CSRF token.
+
+// `ApiError` is what the services' failures arrive as; it lives for one response.
+#![allow(clippy::result_large_err)]
+
+use axum::response::{IntoResponse, Response};
+use http::StatusCode;
+use maud::html;
+
+use super::layout::page;
+use super::session::Viewer;
+use crate::ApiError;
+
+/// An HTML page for a failure: the status and message the JSON routes would answer.
+pub fn error_page(error: &ApiError) -> Response {
+    let viewer = Viewer {
+        caller: kit::auth::Caller::Anonymous,
+        csrf: String::new(),
+        secure: false,
+    };
+    let status = error.status();
+    let title = status.canonical_reason().unwrap_or("Error");
+    let body = page(
+        &viewer,
+        title,
+        html! {
+            h1 { (title) }
+            p class="error" role="alert" { (error.message()) }
+            p { a href="/" { "Back to the start page" } }
+        },
+    );
+    (status, body).into_response()
+}
+
+/// What a page answers: the page, or an HTML error page.
+pub type PageResult = Result<Response, Response>;
+
+pub fn failed(error: impl Into<ApiError>) -> Response {
+    error_page(&error.into())
+}
+
+/// Refuses a form posted without the viewer's CSRF token.
+pub fn check_csrf(viewer: &Viewer, sent: &str) -> Result<(), Response> {
+    if viewer.csrf_matches(sent) {
+        return Ok(());
+    }
+    Err(error_page(&ApiError::new(
+        StatusCode::FORBIDDEN,
+        "csrf",
+        "this form is out of date or was not sent from this site: reload the page and try again",
+    )))
+}

@@ -1,0 +1,72 @@
+//! The frame of every page: the document head, the site header with its navigation and the
+//! viewer's account, a skip link for keyboards, and the page's own content.
+
+use maud::{DOCTYPE, Markup, html};
+
+use super::assets;
+use super::session::{CSRF_FIELD, Viewer};
+
+/// The games, as addresses spell them and as people read them.
+pub const GAMES: [(&str, &str); 3] = [
+    ("lor", "Legends of Runeterra"),
+    ("pokemon", "Pokémon TCG"),
+    ("riftbound", "Riftbound"),
+];
+
+/// Returns the display name of `game`, if it is one.
+pub fn game_name(game: &str) -> Option<&'static str> {
+    GAMES
+        .iter()
+        .find(|(slug, _)| *slug == game)
+        .map(|(_, name)| *name)
+}
+
+/// The hidden field that carries the viewer's CSRF token in a form.
+pub fn csrf_field(viewer: &Viewer) -> Markup {
+    html! { input type="hidden" name=(CSRF_FIELD) value=(viewer.csrf); }
+}
+
+/// A whole page titled `title`, with `content` in its main region.
+pub fn page(viewer: &Viewer, title: &str, content: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · Turnier" }
+                link rel="stylesheet" href=(assets::href("site.css"));
+                script type="module" src=(assets::href("app.js")) {}
+            }
+            body {
+                a class="skip" href="#main" { "Skip to content" }
+                header class="site" {
+                    a class="brand" href="/" { "Turnier" }
+                    nav aria-label="Main" {
+                        ul {
+                            @for (slug, name) in GAMES {
+                                li { a href={ "/" (slug) "/cards" } { (name) } }
+                            }
+                            li { a href="/riftbound/deck-builder" { "Deck builder" } }
+                        }
+                    }
+                    div class="account" {
+                        @if let Some(username) = viewer.username() {
+                            a href={ "/users/" (username) } { (username) }
+                            form method="post" action="/signout" class="inline" {
+                                (csrf_field(viewer))
+                                button type="submit" { "Sign out" }
+                            }
+                        } @else {
+                            a href="/signin" { "Sign in" }
+                            a class="button" href="/signup" { "Sign up" }
+                        }
+                    }
+                }
+                main id="main" tabindex="-1" {
+                    (content)
+                }
+            }
+        }
+    }
+}

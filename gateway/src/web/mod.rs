@@ -1,0 +1,161 @@
+//! The web frontend: server-rendered pages at `/`, on the same origin as `/api`.
+//!
+//! Pages are `maud` templates (checked at compile time; every spliced value is escaped, so a
+//! ruleset named `<script>` shows as text) that call the services through the same typed
+//! clients as the JSON routes ([`crate::auth::Calls`]). The browser is known by its session
+//! cookie ([`session`]); forms carry a CSRF token. Our own CSS and JavaScript are served from
+//! `/assets/` ([`assets`]); every page answers with a Content-Security-Policy that allows no
+//! inline script and nothing from another origin but card images.
+
+pub mod answer;
+pub mod assets;
+mod layout;
+mod pages;
+pub mod session;
+mod settings;
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::Router;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use cookie::{Cookie, SameSite};
+use http::HeaderValue;
+use http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, SET_COOKIE, X_CONTENT_TYPE_OPTIONS,
+    X_FRAME_OPTIONS,
+};
+use kit::auth::{AuthError, Bearer, Caller};
+
+use self::session::{CSRF_COOKIE, SESSION_COOKIE, Viewer};
+use crate::auth::Authenticated;
+use crate::limits::{RateKey, too_many};
+use crate::state::AppState;
+
+/// The pages' Content-Security-Policy: our own scripts and styles only (no `unsafe-inline`),
+/// card images from anywhere over HTTPS, forms posted only to us, never framed.
+pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; script-src 'self'; \
+     style-src 'self'; img-src 'self' https: data:; connect-src 'self'; object-src 'none'; \
+     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The pages and the assets. Pages run behind [`attach`].
+pub fn routes(state: AppState) -> Router<AppState> {
+    let pages = pages::routes()
+        .merge(settings::routes())
+        .route_layer(axum::middleware::from_fn_with_state(state, attach))
+        .route_layer(axum::middleware::from_fn(page_headers));
+    Router::new().merge(pages).merge(assets::routes())
+}
+
+/// The security headers of every page; pages are never cached (they show who is signed in).
+async fn page_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
+    );
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    );
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Reads and verifies the session cookie of every page request, counts the request against
+/// the general limit, and hands the page its [`Viewer`] (and the services' calls their
+/// [`Authenticated`] caller). Sets the CSRF cookie when the browser has none, and clears a
+/// session cookie that no longer verifies.
+pub async fn attach(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip());
+    let proxies = &state.config().trusted_proxies;
+    let address: Option<IpAddr> = proxies.client(peer, request.headers());
+    // Only a proxy we trust may say the browser came over TLS.
+    let secure = peer.is_some_and(|peer| proxies.contains(peer))
+        && request
+            .headers()
+            .get("x-forwarded-proto")
+            .is_some_and(|proto| proto.as_bytes().eq_ignore_ascii_case(b"https"));
+    let headers = request.headers();
+    let (csrf, new_csrf_cookie) = match session::cookie(headers, CSRF_COOKIE) {
+        Some(token) if token.len() == 64 => (token, false),
+        _ => (session::new_csrf(), true),
+    };
+    let sent = session::cookie(headers, SESSION_COOKIE).filter(|token| !token.is_empty());
+    let mut stale = false;
+    let (caller, bearer) =
+        match sent.map(|token| Bearer::from_authorization(format!("Bearer {token}").as_bytes())) {
+            None => (Caller::Anonymous, None),
+            Some(Err(_)) => {
+                stale = true;
+                (Caller::Anonymous, None)
+            }
+            Some(Ok(bearer)) => match state.verifier() {
+                None => {
+                    stale = true;
+                    (Caller::Anonymous, None)
+                }
+                Some(verifier) => match verifier.verify(&bearer).await {
+                    Ok(account) => (Caller::Account(account), Some(bearer)),
+                    Err(AuthError::Unavailable(cause)) => {
+                        return answer::error_page(&crate::ApiError::from(cause)).into_response();
+                    }
+                    Err(_) => {
+                        stale = true;
+                        (Caller::Anonymous, None)
+                    }
+                },
+            },
+        };
+    let key = match &caller {
+        Caller::Account(account) => RateKey::Account(account.id.clone()),
+        Caller::Anonymous => RateKey::Address(address),
+    };
+    if let Err(wait) = state.general_limit().check(&key) {
+        return too_many("too many requests", wait).into_response();
+    }
+    let viewer = Viewer {
+        caller: caller.clone(),
+        csrf: csrf.clone(),
+        secure,
+    };
+    request.extensions_mut().insert(Authenticated {
+        caller,
+        bearer,
+        address,
+    });
+    request.extensions_mut().insert(viewer.clone());
+    let mut response = next.run(request).await;
+    let cookies = response.headers_mut();
+    if new_csrf_cookie {
+        let cookie = Cookie::build((CSRF_COOKIE, csrf))
+            .path("/")
+            .http_only(true)
+            .same_site(SameSite::Strict)
+            .secure(secure)
+            .build();
+        if let Ok(value) = cookie.to_string().parse() {
+            cookies.append(SET_COOKIE, value);
+        }
+    }
+    // A page that signs in or out sets the session cookie itself; otherwise a stale one goes.
+    let sets_session = cookies.get_all(SET_COOKIE).iter().any(|value| {
+        value
+            .to_str()
+            .is_ok_and(|text| text.starts_with(SESSION_COOKIE))
+    });
+    if stale
+        && !sets_session
+        && let Ok(value) = viewer.sign_out_cookie().parse()
+    {
+        cookies.append(SET_COOKIE, value);
+    }
+    response
+}

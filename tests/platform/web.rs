@@ -1,0 +1,514 @@
+//! The web frontend in a real headless Chromium (Debian's `chromium` and `chromium-driver`,
+//! which `.ci/run` installs), driven over WebDriver (`fantoccini`) against the real binary:
+//! search then a card page, the query error's position, sign-up / sign-out / sign-in through
+//! the forms, user text escaped, a form posted without its CSRF token refused. Screenshots of
+//! each page at 390 px and 1280 px go to `$TURNIER_SCREENSHOTS` (default
+//! `<temp dir>/turnier-screenshots`), as artifacts that are never committed.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+use crate::support::{self, SamplePlatform};
+
+/// Debian's ChromeDriver and Chromium.
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// A headless Chromium behind its own ChromeDriver; both stop when dropped.
+struct Browser {
+    client: Client,
+    driver: Child,
+}
+
+impl Browser {
+    async fn start() -> Self {
+        let port = support::free_port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|err| {
+                panic!("{CHROMEDRIVER} starts ({err}): .ci/run installs chromium-driver")
+            });
+        let capabilities = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                         "--disable-dev-shm-usage", "--window-size=1280,900"],
+            },
+        });
+        let capabilities = capabilities.as_object().expect("an object").clone();
+        let url = format!("http://127.0.0.1:{port}");
+        let started = std::time::Instant::now();
+        let client = loop {
+            match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&url)
+                .await
+            {
+                Ok(client) => break client,
+                Err(err) if started.elapsed() < Duration::from_secs(30) => {
+                    let _ = err;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(err) => panic!("ChromeDriver answers on {url}: {err}"),
+            }
+        };
+        Self { client, driver }
+    }
+
+    async fn go(&self, url: &str) {
+        self.client.goto(url).await.expect("the page loads");
+    }
+
+    async fn text(&self, css: &str) -> String {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|err| panic!("`{css}` on the page: {err}"))
+            .text()
+            .await
+            .expect("its text")
+    }
+
+    /// Waits (up to 10 s) until the first `css` element's text is `expected`: a click that
+    /// posts a form returns before the next page has loaded.
+    async fn wait_text(&self, css: &str, expected: &str) {
+        let mut seen = String::new();
+        for _ in 0..100 {
+            if let Ok(element) = self.client.find(Locator::Css(css)).await
+                && let Ok(text) = element.text().await
+            {
+                if text == expected {
+                    return;
+                }
+                seen = text;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("`{css}` says `{seen}`, not `{expected}`");
+    }
+
+    /// Waits (up to 10 s) for a `css` element, and returns its text.
+    async fn wait_for(&self, css: &str) -> String {
+        for _ in 0..100 {
+            if let Ok(element) = self.client.find(Locator::Css(css)).await
+                && let Ok(text) = element.text().await
+            {
+                return text;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("no `{css}` on the page");
+    }
+
+    async fn count(&self, css: &str) -> usize {
+        self.client
+            .find_all(Locator::Css(css))
+            .await
+            .expect("a query")
+            .len()
+    }
+
+    async fn fill(&self, css: &str, text: &str) {
+        let field = self
+            .client
+            .find(Locator::Css(css))
+            .await
+            .expect("the field");
+        field.clear().await.expect("cleared");
+        field.send_keys(text).await.expect("typed");
+    }
+
+    async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|err| panic!("`{css}` to click: {err}"))
+            .click()
+            .await
+            .expect("clicked");
+    }
+
+    /// Screenshots of the current page at 390 px and 1280 px wide, as `<name>-<width>.png`.
+    async fn screenshots(&self, name: &str) {
+        let folder = std::env::var_os("TURNIER_SCREENSHOTS")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::env::temp_dir().join("turnier-screenshots"));
+        std::fs::create_dir_all(&folder).expect("the screenshots folder");
+        for width in [390, 1280] {
+            self.client
+                .set_window_size(width, 900)
+                .await
+                .expect("resized");
+            let png = self.client.screenshot().await.expect("a screenshot");
+            std::fs::write(folder.join(format!("{name}-{width}.png")), png).expect("written");
+        }
+        self.client
+            .set_window_size(1280, 900)
+            .await
+            .expect("resized");
+    }
+
+    /// Whether the page's width fits the window (nothing scrolls sideways).
+    async fn fits(&self) -> bool {
+        let answer = self
+            .client
+            .execute(
+                "return document.documentElement.scrollWidth <= window.innerWidth;",
+                vec![],
+            )
+            .await
+            .expect("a script");
+        answer.as_bool().unwrap_or(false)
+    }
+
+    async fn stop(mut self) {
+        let _ = self.client.clone().close().await;
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_search_leads_to_a_card_page_and_a_bad_query_shows_where() {
+    let platform = SamplePlatform::with_card_data(&["lor"]).await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+
+    browser.go(&format!("{site}/")).await;
+    browser.screenshots("home").await;
+    browser.fill("#q-lor", "zed").await;
+    browser.click("section.game form button").await;
+    browser
+        .wait_text("main h1", "Legends of Runeterra cards")
+        .await;
+    let url = browser.client.current_url().await.expect("a url");
+    assert_eq!(url.path(), "/lor/cards");
+    assert!(
+        browser.count("ul.cards li").await >= 1,
+        "{}",
+        browser.client.source().await.unwrap_or_default()
+    );
+    let first = browser.text("ul.cards li .name").await;
+    assert!(first.to_lowercase().contains("zed"), "{first}");
+    let alt = browser
+        .client
+        .find(Locator::Css("ul.cards li img"))
+        .await
+        .expect("an image")
+        .attr("alt")
+        .await
+        .expect("its alt");
+    assert_eq!(alt.as_deref(), Some(first.as_str()), "alt text is the name");
+    browser.screenshots("search").await;
+    assert!(browser.fits().await, "the search page fits 1280 px");
+
+    browser.click("ul.cards li a").await;
+    browser.wait_text("main h1", &first).await;
+    assert!(browser.text("main dl").await.contains("Ref"));
+    browser.screenshots("card").await;
+
+    // A query that does not parse: the message, and its position marked in the query.
+    browser
+        .go(&format!("{site}/lor/cards?q=cost%3C%3D3%20)"))
+        .await;
+    let error = browser.text(".error").await;
+    assert!(error.contains("position"), "{error}");
+    assert_eq!(browser.text(".error mark").await, ")");
+    browser.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_visitor_signs_up_out_and_in_through_the_forms() {
+    let platform = SamplePlatform::start().await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+
+    browser.go(&format!("{site}/signup")).await;
+    browser.screenshots("signup").await;
+    browser.fill("#username", "webby").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "webby").await;
+
+    // The cookie is the session: the API knows nothing of it without a bearer token.
+    browser.click("header .account button").await;
+    browser.wait_text("header .account a", "Sign in").await;
+
+    browser.go(&format!("{site}/signin")).await;
+    browser.fill("#username", "webby").await;
+    browser.fill("#password", "wrong password!").await;
+    browser.click("form.stack button").await;
+    let error = browser.wait_for("#form-error").await;
+    assert!(!error.is_empty(), "a wrong password says so");
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "webby").await;
+    browser.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn user_text_is_shown_as_text_never_run() {
+    let platform = SamplePlatform::start().await;
+    let browser = Browser::start().await;
+    let hostile = "<img src=x onerror=alert(1)>";
+    let url = format!(
+        "{}/pokemon/cards?q={}",
+        platform.http,
+        url_escape(&format!("name:\"{hostile}\" )"))
+    );
+    browser.go(&url).await;
+    // No element came from the query: it is text in the field, the title and the error.
+    assert_eq!(browser.count("main img[src='x']").await, 0);
+    let value = browser
+        .client
+        .find(Locator::Css("#q"))
+        .await
+        .expect("the field")
+        .prop("value")
+        .await
+        .expect("its value");
+    assert_eq!(
+        value.as_deref(),
+        Some(format!("name:\"{hostile}\" )").as_str())
+    );
+    let title = browser.client.title().await.expect("a title");
+    assert!(title.contains(hostile), "{title}");
+    browser.stop().await;
+}
+
+fn url_escape(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn pages_carry_a_strict_policy_and_forms_need_their_csrf_token() {
+    let platform = SamplePlatform::start().await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("a client");
+    let page = client
+        .get(format!("{}/signup", platform.http))
+        .send()
+        .await
+        .expect("the page");
+    assert_eq!(page.status(), 200);
+    let policy = page.headers()["content-security-policy"]
+        .to_str()
+        .expect("text")
+        .to_owned();
+    assert!(policy.contains("script-src 'self'"), "{policy}");
+    assert!(!policy.contains("unsafe-inline"), "{policy}");
+    let csrf_cookie = page
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .find(|value| value.starts_with("turnier_csrf="))
+        .expect("a CSRF cookie")
+        .to_owned();
+    assert!(csrf_cookie.contains("HttpOnly"), "{csrf_cookie}");
+    let token = csrf_cookie
+        .trim_start_matches("turnier_csrf=")
+        .split(';')
+        .next()
+        .expect("a value")
+        .to_owned();
+    let html = page.text().await.expect("the body");
+    assert!(
+        html.contains(&format!("value=\"{token}\"")),
+        "the form carries the token"
+    );
+
+    let form = [
+        ("username", "csrf-victim"),
+        ("password", "correct horse battery"),
+    ];
+    // Without the token, with the cookie (what another site's form would send): refused.
+    let refused = client
+        .post(format!("{}/signup", platform.http))
+        .header("cookie", format!("turnier_csrf={token}"))
+        .form(&form)
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(refused.status(), 403);
+    assert!(
+        refused
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .all(|value| !value
+                .to_str()
+                .unwrap_or_default()
+                .starts_with("turnier_session=")),
+        "no session for a refused form"
+    );
+    // A wrong token: refused too.
+    let wrong = client
+        .post(format!("{}/signup", platform.http))
+        .header("cookie", format!("turnier_csrf={token}"))
+        .form(&[("csrf", "0".repeat(64).as_str()), form[0], form[1]])
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(wrong.status(), 403);
+    // With it: signed up, the session in an HttpOnly, SameSite=Lax cookie, sent home.
+    let accepted = client
+        .post(format!("{}/signup", platform.http))
+        .header("cookie", format!("turnier_csrf={token}"))
+        .form(&[("csrf", token.as_str()), form[0], form[1]])
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(accepted.status(), 303);
+    let session = accepted
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .find(|value| value.starts_with("turnier_session=tns_"))
+        .expect("a session cookie")
+        .to_owned();
+    assert!(
+        session.contains("HttpOnly") && session.contains("SameSite=Lax"),
+        "{session}"
+    );
+    assert!(
+        !session.contains("Secure"),
+        "plain HTTP from a browser on this machine"
+    );
+
+    // Signed out with the form, the old cookie no longer signs anyone in: the page is
+    // anonymous and clears it.
+    let session_token = session
+        .trim_start_matches("turnier_session=")
+        .split(';')
+        .next()
+        .expect("a value")
+        .to_owned();
+    let cookies = format!("turnier_csrf={token}; turnier_session={session_token}");
+    let home = client
+        .get(format!("{}/", platform.http))
+        .header("cookie", &cookies)
+        .send()
+        .await
+        .expect("the page");
+    assert!(home.text().await.expect("a body").contains("csrf-victim"));
+    let out = client
+        .post(format!("{}/signout", platform.http))
+        .header("cookie", &cookies)
+        .form(&[("csrf", token.as_str())])
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(out.status(), 303);
+    let stale = client
+        .get(format!("{}/", platform.http))
+        .header("cookie", &cookies)
+        .send()
+        .await
+        .expect("the page");
+    let cleared = stale
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .any(|value| value.starts_with("turnier_session=;") && value.contains("Max-Age=0"));
+    assert!(cleared, "the stale session cookie is cleared");
+    let body = stale.text().await.expect("a body");
+    assert!(body.contains("Sign in") && !body.contains("csrf-victim"));
+
+    // The assets are ours, versioned and cacheable; the page links them.
+    let css = client
+        .get(format!("{}/assets/site.css", platform.http))
+        .send()
+        .await
+        .expect("the stylesheet");
+    assert_eq!(css.status(), 200);
+    assert!(
+        css.headers()["content-type"]
+            .to_str()
+            .unwrap_or_default()
+            .starts_with("text/css")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn api_tokens_are_made_shown_once_and_revoked_from_settings() {
+    let platform = SamplePlatform::start().await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+
+    // Not signed in: sent to sign in.
+    browser.go(&format!("{site}/settings/tokens")).await;
+    let url = browser.client.current_url().await.expect("a url");
+    assert_eq!(url.path(), "/signin");
+
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "tokener").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "tokener").await;
+    browser.go(&format!("{site}/settings/tokens")).await;
+    browser.fill("#token-name", "<b>ci</b>").await;
+    browser.click("form.stack button").await;
+    let shown = browser.wait_for("#new-token code").await;
+    assert!(shown.starts_with("tnp_"), "{shown}");
+    assert_eq!(browser.count("main b").await, 0, "the name is text");
+    browser.screenshots("tokens").await;
+
+    // The secret works, read-only as asked.
+    let client = reqwest::Client::new();
+    let me = client
+        .get(format!("{}/me", platform.api))
+        .bearer_auth(&shown)
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(me.status(), 200);
+    // Reloading the page never shows it again.
+    browser.go(&format!("{site}/settings/tokens")).await;
+    assert_eq!(browser.count("#new-token").await, 0);
+    let source = browser.client.source().await.expect("the page");
+    assert!(!source.contains(&shown), "the secret is shown once");
+
+    browser.click("button[aria-label='Revoke <b>ci</b>']").await;
+    browser.wait_text("main h2 + p", "None yet.").await;
+    let mut status = 200;
+    for _ in 0..100 {
+        // Other processes forget a revoked token within 5 s; this one at once or soon.
+        status = client
+            .get(format!("{}/me", platform.api))
+            .bearer_auth(&shown)
+            .send()
+            .await
+            .expect("an answer")
+            .status()
+            .as_u16();
+        if status == 401 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, 401, "a revoked token stops working");
+
+    // The profile page.
+    browser.go(&format!("{site}/users/TOKENER")).await;
+    assert_eq!(browser.text("main h1").await, "tokener");
+    browser.screenshots("profile").await;
+    browser.stop().await;
+}
