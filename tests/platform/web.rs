@@ -512,3 +512,164 @@ async fn api_tokens_are_made_shown_once_and_revoked_from_settings() {
     browser.screenshots("profile").await;
     browser.stop().await;
 }
+
+/// The ```` ```text ```` blocks of a Markdown page, in order, each without the indentation of
+/// its fence (the guide indents the blocks inside a numbered list).
+fn text_blocks(page: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(usize, Vec<&str>)> = None;
+    for line in page.lines() {
+        let indent = line.len() - line.trim_start().len();
+        match &mut open {
+            None if line.trim() == "```text" => open = Some((indent, Vec::new())),
+            None => {}
+            Some((_, lines)) if line.trim() == "```" => {
+                blocks.push(lines.join("\n"));
+                open = None;
+            }
+            Some((fence, lines)) => lines.push(line.get(*fence..).unwrap_or("")),
+        }
+    }
+    blocks
+}
+
+/// Every pile on the page: `(pile, ["<card name> <copies>", …])`, in page order (names: a
+/// code that names cards by set and number may load another printing of the same card).
+async fn piles(browser: &Browser) -> Vec<(String, Vec<String>)> {
+    let answer = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('section.pile')].map(p => [p.dataset.pile, \
+             [...p.querySelectorAll('li[data-ref]')].map(li => li.querySelector('a').textContent + ' ' + \
+             li.querySelector('.copies').textContent)]);",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    serde_json::from_value(answer).expect("piles")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_deck_builder_reads_the_guides_four_riftbound_samples_and_shares_the_deck() {
+    let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
+    let samples = text_blocks(section).into_iter().take(4).collect::<Vec<_>>();
+    assert_eq!(samples.len(), 4, "the guide's four Riftbound samples");
+
+    let mut seen: Vec<Vec<(String, Vec<String>)>> = Vec::new();
+    for sample in &samples {
+        browser.go(&format!("{site}/riftbound/deck-builder")).await;
+        browser.fill("#import", sample).await;
+        browser.click("form.import button").await;
+        browser.wait_for("#deck-issues").await;
+        seen.push(piles(&browser).await);
+    }
+    browser.screenshots("deck-builder").await;
+    let without_sideboard = |piles: &[(String, Vec<String>)]| -> Vec<(String, Vec<String>)> {
+        piles
+            .iter()
+            .filter(|(name, _)| name != "sideboard")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        seen[0].len(),
+        5,
+        "Legend, Rune Deck, Battlefields, Main Deck, Sideboard"
+    );
+    for (at, piles) in seen.iter().enumerate().skip(1) {
+        assert_eq!(
+            without_sideboard(piles),
+            without_sideboard(&seen[0]),
+            "sample {} gives the same piles as the first",
+            at + 1
+        );
+    }
+    // The Turny.gg list has no place for a sideboard; the other three carry it.
+    assert_eq!(seen[1], seen[0]);
+    assert_eq!(seen[2], seen[0]);
+    let sideboard = |piles: &[(String, Vec<String>)]| {
+        piles
+            .iter()
+            .find(|(name, _)| name == "sideboard")
+            .map(|(_, cards)| cards.len())
+    };
+    assert_eq!(sideboard(&seen[0]), Some(1));
+    assert_eq!(sideboard(&seen[3]), Some(0));
+
+    // The sample's main deck is 10 cards: the built-in zone rule says so on the Main Deck pile,
+    // and the whole deck's list repeats it with the pile's name.
+    browser
+        .go(&format!(
+            "{site}/riftbound/deck-builder?import={}",
+            url_escape(&samples[0])
+        ))
+        .await;
+    let on_pile = browser
+        .wait_for("section.pile[data-pile='main'] .pile-issues")
+        .await;
+    assert!(
+        on_pile.contains("Main Deck: The main deck must contain exactly 40 cards."),
+        "{on_pile}"
+    );
+    let whole = browser.text("#deck-issues").await;
+    assert!(
+        whole.contains("Main Deck: The main deck must contain exactly 40 cards."),
+        "{whole}"
+    );
+    assert_eq!(
+        browser
+            .count("section.pile[data-pile='legend'] .pile-issues")
+            .await,
+        0,
+        "the Legend pile is fine"
+    );
+
+    // One more copy of a main-deck card, then one less: the address is always the deck.
+    let before = piles(&browser).await;
+    browser
+        .click("section.pile[data-pile='main'] li a[aria-label^='One more']")
+        .await;
+    browser.wait_for("#deck-issues").await;
+    let after = piles(&browser).await;
+    assert_ne!(after, before, "a copy was added");
+    browser
+        .click("section.pile[data-pile='main'] li a[aria-label^='One less']")
+        .await;
+    browser.wait_for("#deck-issues").await;
+    assert_eq!(piles(&browser).await, before);
+
+    // The share link opens without an account and round-trips through the builder.
+    let share = browser
+        .client
+        .find(Locator::Css("#share"))
+        .await
+        .expect("a share link")
+        .attr("href")
+        .await
+        .expect("its address")
+        .expect("an href");
+    assert!(share.starts_with("/riftbound/decks/RIFT1."), "{share}");
+    let anonymous = reqwest::get(format!("{site}{share}"))
+        .await
+        .expect("the page");
+    assert_eq!(anonymous.status(), 200);
+    browser.go(&format!("{site}{share}")).await;
+    browser.screenshots("shared-deck").await;
+    let shared = piles(&browser).await;
+    let non_empty = |piles: Vec<(String, Vec<String>)>| -> Vec<(String, Vec<String>)> {
+        piles
+            .into_iter()
+            .filter(|(_, cards)| !cards.is_empty())
+            .collect()
+    };
+    assert_eq!(non_empty(shared), non_empty(before.clone()));
+    browser.click("#open-in-builder").await;
+    browser.wait_for("#deck-issues").await;
+    assert_eq!(piles(&browser).await, before);
+    assert!(browser.fits().await, "the builder fits 1280 px");
+    browser.stop().await;
+}

@@ -9,6 +9,7 @@
 
 pub mod answer;
 pub mod assets;
+mod builder;
 mod layout;
 mod pages;
 pub mod session;
@@ -43,6 +44,7 @@ pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; script-src 
 pub fn routes(state: AppState) -> Router<AppState> {
     let pages = pages::routes()
         .merge(settings::routes())
+        .merge(builder::routes())
         .route_layer(axum::middleware::from_fn_with_state(state, attach))
         .route_layer(axum::middleware::from_fn(page_headers));
     Router::new().merge(pages).merge(assets::routes())

@@ -1,0 +1,582 @@
+//! The deck builder and shared decks: `/{game}/deck-builder` and `/{game}/decks/{code}`.
+//!
+//! The deck lives in the address, as the game's own share code (`?deck=RIFT1.…`, `PTCG1.…`, a
+//! LoR code): every change (an import, a card added or taken out) is a plain GET that the page
+//! answers with a redirect to the new code, so the builder works without JavaScript, the back
+//! button undoes a change and the address is always the share link. Each render imports the
+//! code (`GetSharedDeck`: piles resolved against the catalog, the export texts) and checks it
+//! with `ValidateDeck` as `decks:validate` does: the game's default card rule and whole-deck
+//! rule, and for Riftbound the Constructed template's zone rules, one per pile. Messages show
+//! on their pile, on their card, and all together for the whole deck.
+
+// `ApiError` is what the services' failures arrive as; it lives for one response.
+#![allow(clippy::result_large_err)]
+
+use axum::Router;
+use axum::extract::{Path, Query};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use maud::{Markup, html};
+use proto::decks::v1 as decks_pb;
+use proto::game::Game;
+use proto::scripts::v1 as scripts_pb;
+use proto::search::v1::SearchRequest;
+use serde::Deserialize;
+
+use super::answer::{PageResult, failed};
+use super::layout::{game_name, page};
+use super::session::Viewer;
+use crate::ApiError;
+use crate::auth::Calls;
+use crate::state::AppState;
+
+/// Search results shown beside the deck.
+const RESULTS: i32 = 24;
+
+/// The builder's routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/{game}/deck-builder", get(builder))
+        .route("/{game}/decks/{code}", get(shared))
+}
+
+/// One pile of the game's layout: its name in the deck, as people read it, and its zone rule.
+struct PileKind {
+    name: &'static str,
+    label: &'static str,
+    zone_rule: Option<&'static str>,
+    role: scripts_pb::PileRole,
+}
+
+const fn kind(
+    name: &'static str,
+    label: &'static str,
+    zone_rule: Option<&'static str>,
+    role: scripts_pb::PileRole,
+) -> PileKind {
+    PileKind {
+        name,
+        label,
+        zone_rule,
+        role,
+    }
+}
+
+/// The piles a game's builder opens with, in order (Riftbound: the Constructed template).
+fn layout(game: Game) -> &'static [PileKind] {
+    use scripts_pb::PileRole::{Main, Sideboard};
+    const SINGLE: &[PileKind] = &[kind("main", "Deck", None, Main)];
+    const RIFTBOUND: &[PileKind] = &[
+        kind("legend", "Legend", Some("riftbound-legend"), Main),
+        kind("runes", "Rune Deck", Some("riftbound-runes"), Main),
+        kind(
+            "battlefields",
+            "Battlefields",
+            Some("riftbound-battlefields"),
+            Main,
+        ),
+        kind("main", "Main Deck", Some("riftbound-main-deck"), Main),
+        kind("sideboard", "Sideboard", None, Sideboard),
+    ];
+    match game {
+        Game::Riftbound => RIFTBOUND,
+        _ => SINGLE,
+    }
+}
+
+/// The game's default card rule and whole-deck rule.
+fn default_rules(game: Game) -> (&'static str, &'static str) {
+    match game {
+        Game::Lor => ("lor-standard", "lor-riot-constructed"),
+        Game::Pokemon => ("pokemon-standard", "pokemon-constructed"),
+        Game::Riftbound => ("riftbound-standard", "riftbound-constructed"),
+    }
+}
+
+/// The format a deck's address is written in.
+fn share_format(game: Game) -> &'static str {
+    match game {
+        Game::Lor => "lor-code",
+        Game::Pokemon => "ptcg1",
+        Game::Riftbound => "rift1",
+    }
+}
+
+fn by_id(id: &str) -> scripts_pb::Script {
+    scripts_pb::Script {
+        script: Some(scripts_pb::script::Script::Ruleset(
+            scripts_pb::RulesetRef {
+                id: id.to_owned(),
+                version: None,
+            },
+        )),
+    }
+}
+
+/// The builder's query string.
+#[derive(Debug, Default, Deserialize)]
+struct BuilderParams {
+    /// The deck, as its share code.
+    #[serde(default)]
+    deck: String,
+    /// A pasted code or list to import.
+    #[serde(default)]
+    import: String,
+    /// A card search.
+    #[serde(default)]
+    q: String,
+    /// A card to add, and to which pile.
+    #[serde(default)]
+    add: String,
+    /// A card to take one copy of out, and from which pile.
+    #[serde(default)]
+    remove: String,
+    #[serde(default)]
+    pile: String,
+}
+
+/// The address of the builder with `deck` (and the search `q`).
+fn builder_href(game: &str, deck: &str, q: &str) -> String {
+    let mut query = url::form_urlencoded::Serializer::new(String::new());
+    if !deck.is_empty() {
+        query.append_pair("deck", deck);
+    }
+    if !q.is_empty() {
+        query.append_pair("q", q);
+    }
+    let query = query.finish();
+    if query.is_empty() {
+        format!("/{game}/deck-builder")
+    } else {
+        format!("/{game}/deck-builder?{query}")
+    }
+}
+
+/// Opens `code` (a share code, or any code or list the game imports).
+async fn open(calls: &Calls, game: Game, code: &str) -> Result<decks_pb::SharedDeck, Response> {
+    calls
+        .decks()
+        .map_err(failed)?
+        .get_shared_deck(decks_pb::GetSharedDeckRequest {
+            game: proto::game::to_wire(game),
+            code: code.to_owned(),
+        })
+        .await
+        .map_err(failed)
+}
+
+/// The deck's cards with one copy of `reference` added to (`delta` 1) or taken out of (-1)
+/// `pile`, written as the game's share code.
+async fn changed(
+    calls: &Calls,
+    game: Game,
+    deck: &decks_pb::SharedDeck,
+    reference: &str,
+    pile: &str,
+    delta: i64,
+) -> Result<String, Response> {
+    let mut cards: Vec<decks_pb::ExportCard> = Vec::new();
+    let mut found = false;
+    for each in &deck.piles {
+        for card in &each.cards {
+            let mut count = i64::from(card.count);
+            if each.name == pile && card.r#ref == reference {
+                count += delta;
+                found = true;
+            }
+            if count > 0 {
+                cards.push(decks_pb::ExportCard {
+                    r#ref: card.r#ref.clone(),
+                    count: u32::try_from(count).unwrap_or(u32::MAX),
+                    pile: each.name.clone(),
+                });
+            }
+        }
+    }
+    if !found && delta > 0 {
+        cards.push(decks_pb::ExportCard {
+            r#ref: reference.to_owned(),
+            count: 1,
+            pile: pile.to_owned(),
+        });
+    }
+    if cards.is_empty() {
+        return Ok(String::new());
+    }
+    let exported = calls
+        .decks()
+        .map_err(failed)?
+        .export_deck(decks_pb::ExportDeckRequest {
+            game: proto::game::to_wire(game),
+            format: share_format(game).to_owned(),
+            cards,
+            chosen_champion: deck.chosen_champion.clone(),
+        })
+        .await
+        .map_err(failed)?;
+    Ok(exported.text)
+}
+
+/// Checks the deck with the game's default rules; `Err` is a rule that could not run, said as
+/// the builder says it.
+async fn check(
+    calls: &Calls,
+    game: Game,
+    deck: &decks_pb::SharedDeck,
+) -> Result<scripts_pb::ValidateDeckResponse, String> {
+    let (card_rule, deck_rule) = default_rules(game);
+    let piles = layout(game)
+        .iter()
+        .map(|kind| scripts_pb::ValidatePile {
+            name: kind.label.to_owned(),
+            role: kind.role.into(),
+            cards: deck
+                .piles
+                .iter()
+                .filter(|pile| pile.name == kind.name)
+                .flat_map(|pile| &pile.cards)
+                .map(|card| scripts_pb::PileEntry {
+                    r#ref: card.r#ref.clone(),
+                    count: card.count,
+                })
+                .collect(),
+            zone_rule: kind.zone_rule.map(by_id),
+        })
+        .collect();
+    let scripts = calls
+        .scripts()
+        .map_err(|error| error.message().to_owned())?;
+    scripts
+        .validate_deck(scripts_pb::ValidateDeckRequest {
+            game: proto::game::to_wire(game),
+            piles,
+            card_rule: Some(by_id(card_rule)),
+            deck_rule: Some(by_id(deck_rule)),
+            deckset_rule: None,
+            context_json: None,
+        })
+        .await
+        .map_err(|error| {
+            format!(
+                "The rules could not run, so this deck is not shown as legal: {}",
+                error.message
+            )
+        })
+}
+
+async fn builder(
+    viewer: Viewer,
+    calls: Calls,
+    Path(game_slug): Path<String>,
+    Query(params): Query<BuilderParams>,
+) -> PageResult {
+    let (game, name) = known_game(&game_slug)?;
+    // A change answers with the deck's new address.
+    if !params.import.trim().is_empty() {
+        let deck = match open(&calls, game, &params.import).await {
+            Ok(deck) => deck,
+            Err(_) => {
+                return Ok(builder_page(
+                    &viewer,
+                    &calls,
+                    game,
+                    &game_slug,
+                    name,
+                    &params,
+                    None,
+                    Some("No format this game reads could read that text."),
+                )
+                .await?
+                .into_response());
+            }
+        };
+        if !deck.unknown.is_empty() {
+            // The skipped lines are listed under the box: this page shows them, with the deck.
+            return Ok(builder_page(
+                &viewer,
+                &calls,
+                game,
+                &game_slug,
+                name,
+                &params,
+                Some(deck),
+                None,
+            )
+            .await?
+            .into_response());
+        }
+        let code = deck
+            .exports
+            .as_ref()
+            .map(|exports| exports.share_code.clone())
+            .unwrap_or_default();
+        return Ok(Redirect::to(&builder_href(&game_slug, &code, &params.q)).into_response());
+    }
+    if !params.add.is_empty() || !params.remove.is_empty() {
+        let deck = if params.deck.is_empty() {
+            decks_pb::SharedDeck::default()
+        } else {
+            open(&calls, game, &params.deck).await?
+        };
+        let (reference, delta) = if params.add.is_empty() {
+            (&params.remove, -1)
+        } else {
+            (&params.add, 1)
+        };
+        let pile = if params.pile.is_empty() {
+            "main"
+        } else {
+            params.pile.as_str()
+        };
+        if !layout(game).iter().any(|kind| kind.name == pile) {
+            return Err(failed(ApiError::invalid_argument(format!(
+                "no pile `{}` in the {name} builder",
+                kit::status::quote(pile)
+            ))));
+        }
+        let code = changed(&calls, game, &deck, reference, pile, delta).await?;
+        return Ok(Redirect::to(&builder_href(&game_slug, &code, &params.q)).into_response());
+    }
+    let deck = if params.deck.is_empty() {
+        None
+    } else {
+        Some(open(&calls, game, &params.deck).await?)
+    };
+    Ok(
+        builder_page(&viewer, &calls, game, &game_slug, name, &params, deck, None)
+            .await?
+            .into_response(),
+    )
+}
+
+/// The game named in an address, or a 404 page.
+fn known_game(slug: &str) -> Result<(Game, &'static str), Response> {
+    let name = game_name(slug).ok_or_else(|| {
+        failed(ApiError::not_found(format!(
+            "no game `{}`: lor, pokemon or riftbound",
+            kit::status::quote(slug)
+        )))
+    })?;
+    Ok((crate::api::game(slug).map_err(failed)?, name))
+}
+
+/// One card's image, if the catalog has one.
+fn image(card: &proto::catalog::v1::Card) -> Option<&str> {
+    card.assets
+        .iter()
+        .find(|asset| asset.kind == "card")
+        .or_else(|| card.assets.first())
+        .map(|asset| asset.url.as_str())
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn builder_page(
+    viewer: &Viewer,
+    calls: &Calls,
+    game: Game,
+    slug: &str,
+    name: &str,
+    params: &BuilderParams,
+    deck: Option<decks_pb::SharedDeck>,
+    import_problem: Option<&str>,
+) -> Result<Markup, Response> {
+    let deck = deck.unwrap_or_default();
+    let verdict = if deck.piles.iter().any(|pile| !pile.cards.is_empty()) {
+        Some(check(calls, game, &deck).await)
+    } else {
+        None
+    };
+    let results = if params.q.trim().is_empty() {
+        Vec::new()
+    } else {
+        calls
+            .search()
+            .map_err(failed)?
+            .search(SearchRequest {
+                game: proto::game::to_wire(game),
+                query: params.q.clone(),
+                page_size: RESULTS,
+                page_token: String::new(),
+            })
+            .await
+            .map(|answer| answer.cards)
+            .unwrap_or_default()
+    };
+    let kinds = layout(game);
+    let code = deck
+        .exports
+        .as_ref()
+        .map(|exports| exports.share_code.clone())
+        .unwrap_or_default();
+    let issues: Vec<&scripts_pb::DeckIssue> = match &verdict {
+        Some(Ok(answer)) => answer.issues.iter().collect(),
+        _ => Vec::new(),
+    };
+    let change = |verb: &str, reference: &str, pile: &str| {
+        let mut query = url::form_urlencoded::Serializer::new(String::new());
+        if !code.is_empty() {
+            query.append_pair("deck", &code);
+        }
+        if !params.q.is_empty() {
+            query.append_pair("q", &params.q);
+        }
+        query.append_pair(verb, reference).append_pair("pile", pile);
+        format!("/{slug}/deck-builder?{}", query.finish())
+    };
+    let title = format!("{name} deck builder");
+    Ok(page(
+        viewer,
+        &title,
+        html! {
+            h1 { (title) }
+            div class="builder" {
+                section class="deck" aria-labelledby="deck-heading" {
+                    h2 id="deck-heading" { "Deck" }
+                    form method="get" action={ "/" (slug) "/deck-builder" } class="stack import" {
+                        label for="import" { "Import a deck" }
+                        textarea id="import" name="import" rows="4"
+                            placeholder="Paste a deck code or a deck list" {}
+                        button type="submit" { "Import" }
+                    }
+                    @if let Some(problem) = import_problem { p class="error" role="alert" { (problem) } }
+                    @if !deck.unknown.is_empty() {
+                        div class="warning" role="status" id="skipped" {
+                            p { "Skipped:" }
+                            ul { @for line in &deck.unknown {
+                                li { @if let Some(at) = line.line { "Line " (at) ": " } (line.text) " — " (line.reason) }
+                            } }
+                        }
+                    }
+                    @match &verdict {
+                        None => {}
+                        Some(Err(message)) => { p class="error" role="alert" id="rules-failed" { (message) } }
+                        Some(Ok(answer)) => {
+                            @if answer.valid == Some(true) {
+                                p class="ok" role="status" id="deck-valid" { "The deck passes its rules." }
+                            } @else {
+                                div class="error" role="alert" id="deck-issues" {
+                                    p { "Warnings for the whole deck:" }
+                                    ul { @for issue in &issues { li { (issue.message) } } }
+                                }
+                            }
+                        }
+                    }
+                    @for kind in kinds {
+                        @let cards: Vec<&decks_pb::PileCard> = deck.piles.iter().filter(|pile| pile.name == kind.name).flat_map(|pile| &pile.cards).collect();
+                        @let total: u32 = cards.iter().map(|card| card.count).sum();
+                        @let pile_issues: Vec<&&scripts_pb::DeckIssue> = issues.iter().filter(|issue| issue.pile.as_deref() == Some(kind.label)).collect();
+                        section class="pile" data-pile=(kind.name) aria-label=(kind.label) {
+                            h3 { (kind.label) " " span class="count" { "(" (total) ")" } }
+                            @if !pile_issues.is_empty() {
+                                ul class="pile-issues error" { @for issue in &pile_issues { li { (issue.message) } } }
+                            }
+                            @if cards.is_empty() {
+                                p class="help" { "Empty." }
+                            } @else {
+                                ul class="entries" {
+                                    @for card in &cards {
+                                        @let card_issues: Vec<&&scripts_pb::DeckIssue> = issues.iter().filter(|issue| issue.r#ref.as_deref() == Some(card.r#ref.as_str())).collect();
+                                        li data-ref=(card.r#ref) {
+                                            span class="copies" { (card.count) "×" }
+                                            a href={ "/" (slug) "/cards/" (card.r#ref) } { (card.name) }
+                                            @if !card_issues.is_empty() {
+                                                span class="card-issue warning" role="note" { "⚠ " (card_issues.iter().map(|issue| issue.message.as_str()).collect::<Vec<_>>().join(" ")) }
+                                            }
+                                            a class="button secondary small" href=(change("add", &card.r#ref, kind.name)) aria-label={ "One more " (card.name) } { "+" }
+                                            a class="button secondary small" href=(change("remove", &card.r#ref, kind.name)) aria-label={ "One less " (card.name) } { "−" }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    @if let Some(exports) = &deck.exports {
+                        section class="exports" {
+                            h3 { "Share" }
+                            p { a id="share" href={ "/" (slug) "/decks/" (urlencode(&exports.share_code)) } { "Share link" } }
+                            label for="deck-list" { "Deck list" }
+                            textarea id="deck-list" readonly rows="4" { (exports.deck_list) }
+                            @if let Some(code) = &exports.deck_code {
+                                label for="deck-code" { "Deck code" }
+                                textarea id="deck-code" readonly rows="2" { (code) }
+                            }
+                            @for note in &exports.notes { p class="help" { (note) } }
+                        }
+                    }
+                }
+                section class="finder" aria-labelledby="find-heading" {
+                    h2 id="find-heading" { "Find cards" }
+                    form method="get" action={ "/" (slug) "/deck-builder" } role="search" class="search" {
+                        @if !code.is_empty() { input type="hidden" name="deck" value=(code); }
+                        label for="q" { "Search" }
+                        input id="q" type="search" name="q" value=(params.q) autocomplete="off";
+                        button type="submit" { "Search" }
+                    }
+                    ul class="results" {
+                        @for hit in &results {
+                            @if let Some(card) = &hit.card {
+                                @let reference = hit.printing_id.as_deref().unwrap_or(card.id.as_str());
+                                li {
+                                    @if let Some(url) = image(card) { img src=(url) alt=(card.name) loading="lazy" width="60" height="84"; }
+                                    span { (card.name) }
+                                    @for kind in kinds {
+                                        a class="button small" href=(change("add", reference, kind.name))
+                                            aria-label={ "Add " (card.name) " to " (kind.label) } {
+                                            "+ " (kind.label)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    ))
+}
+
+/// A path segment, percent-encoded.
+fn urlencode(segment: &str) -> String {
+    url::form_urlencoded::byte_serialize(segment.as_bytes()).collect()
+}
+
+/// A shared deck's page: its piles and exports, and "Open in deck builder". No account needed.
+async fn shared(
+    viewer: Viewer,
+    calls: Calls,
+    Path((slug, code)): Path<(String, String)>,
+) -> PageResult {
+    let (game, name) = known_game(&slug)?;
+    let deck = open(&calls, game, &code).await?;
+    let share = deck
+        .exports
+        .as_ref()
+        .map(|exports| exports.share_code.clone())
+        .unwrap_or_default();
+    let title = format!("{name} deck");
+    Ok(page(
+        &viewer,
+        &title,
+        html! {
+            h1 { (title) }
+            p { a class="button" id="open-in-builder" href=(builder_href(&slug, &share, "")) { "Open in deck builder" } }
+            // The game's piles in the builder's order, each that holds cards.
+            @for kind in layout(game) {
+                @let cards: Vec<&decks_pb::PileCard> = deck.piles.iter().filter(|pile| pile.name == kind.name).flat_map(|pile| &pile.cards).collect();
+                @if !cards.is_empty() {
+                    section class="pile" data-pile=(kind.name) aria-label=(kind.label) {
+                        h2 { (kind.label) " (" (cards.iter().map(|card| card.count).sum::<u32>()) ")" }
+                        ul class="entries" { @for card in &cards {
+                            li data-ref=(card.r#ref) { span class="copies" { (card.count) "×" } a href={ "/" (slug) "/cards/" (card.r#ref) } { (card.name) } }
+                        } }
+                    }
+                }
+            }
+            @if let Some(exports) = &deck.exports {
+                label for="deck-list" { "Deck list" }
+                textarea id="deck-list" readonly rows="6" { (exports.deck_list) }
+            }
+        },
+    )
+    .into_response())
+}
