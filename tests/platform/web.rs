@@ -673,3 +673,76 @@ async fn the_deck_builder_reads_the_guides_four_riftbound_samples_and_shares_the
     assert!(browser.fits().await, "the builder fits 1280 px");
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rulesets_are_saved_from_settings_an_unsafe_one_refused_at_its_line_and_names_stay_text() {
+    let platform = SamplePlatform::start().await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "ruler").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "ruler").await;
+
+    // An unsafe script: refused, the issue shown at its line, the form kept.
+    browser
+        .go(&format!("{site}/settings/rulesets?game=lor"))
+        .await;
+    browser.fill("#ruleset-name", "Sneaky").await;
+    browser
+        .fill(
+            "#ruleset-source",
+            "export default function validateDeck(deck) {\n  return eval(\"true\");\n}",
+        )
+        .await;
+    browser.click("form.stack button").await;
+    browser.wait_for("#form-error").await;
+    let flagged = browser.text("ol.code li.flagged").await;
+    assert!(flagged.contains("eval"), "{flagged}");
+    assert!(flagged.contains("Line 2"), "{flagged}");
+    assert_eq!(browser.count("ol.code li.flagged").await, 1, "only line 2");
+    browser.screenshots("rulesets-refused").await;
+
+    // A safe one with a hostile name: saved, and the name is text.
+    let hostile = "<img src=x onerror=alert(1)>";
+    browser.fill("#ruleset-name", hostile).await;
+    browser
+        .fill(
+            "#ruleset-source",
+            "export default function validateDeck(deck) {\n  return true;\n}",
+        )
+        .await;
+    browser.click("form.stack button").await;
+    browser.wait_text("table.rulesets td", hostile).await;
+    assert_eq!(
+        browser.count("main img").await,
+        0,
+        "no element from the name"
+    );
+    browser.screenshots("rulesets").await;
+
+    // Another account sees none of it; anonymous is sent to sign in.
+    let other = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("a client");
+    let anonymous = other
+        .get(format!("{site}/settings/rulesets"))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(anonymous.status(), 303);
+    browser.click("header .account button").await;
+    browser.wait_text("header .account a", "Sign in").await;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "other-ruler").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "other-ruler").await;
+    browser
+        .go(&format!("{site}/settings/rulesets?game=lor"))
+        .await;
+    assert!(browser.text("main").await.contains("None yet."));
+    browser.stop().await;
+}

@@ -53,6 +53,8 @@ pub fn page(viewer: &Viewer, title: &str, content: Markup) -> Markup {
                     div class="account" {
                         @if let Some(username) = viewer.username() {
                             a href={ "/users/" (username) } { (username) }
+                            a href="/settings/rulesets" { "Rulesets" }
+                            a href="/settings/tokens" { "Tokens" }
                             form method="post" action="/signout" class="inline" {
                                 (csrf_field(viewer))
                                 button type="submit" { "Sign out" }

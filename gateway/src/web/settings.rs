@@ -1,4 +1,4 @@
-//! Settings pages of the signed-in viewer (API tokens) and public profiles.
+//! Settings pages of the signed-in viewer (API tokens, rulesets) and public profiles.
 //!
 //! A settings page asks for an account: a visitor who is not signed in is sent to `/signin`.
 //! Every change is a form post with the CSRF token, made with the viewer's own session, so the
@@ -16,10 +16,11 @@ use http::StatusCode;
 use kit::auth::Scope;
 use maud::{Markup, html};
 use proto::accounts::v1 as pb;
+use proto::scripts::v1 as scripts_pb;
 use serde::Deserialize;
 
 use super::answer::{PageResult, check_csrf, failed};
-use super::layout::{csrf_field, page};
+use super::layout::{GAMES, csrf_field, game_name, page};
 use super::session::Viewer;
 use crate::api::accounts::failed as account_failed;
 use crate::auth::Calls;
@@ -31,6 +32,7 @@ pub fn routes() -> Router<AppState> {
         .route("/settings/tokens", get(tokens).post(create_token))
         .route("/settings/tokens/{id}/revoke", post(revoke_token))
         .route("/users/{username}", get(profile))
+        .route("/settings/rulesets", get(rulesets).post(create_ruleset))
 }
 
 /// Sends a visitor who is not signed in to the sign-in page.
@@ -226,4 +228,212 @@ async fn profile(viewer: Viewer, calls: Calls, Path(username): Path<String>) -> 
         @if own { p { a href="/settings/tokens" { "API tokens" } } }
     };
     Ok(page(&viewer, &user.username, body).into_response())
+}
+
+/// The query string of the rulesets page: which game.
+#[derive(Debug, Deserialize)]
+struct GameQuery {
+    #[serde(default)]
+    game: String,
+}
+
+/// The game a settings page is about (`lor` unless it names another).
+fn settings_game(slug: &str) -> Result<(&'static str, proto::game::Game), Response> {
+    let slug = if slug.is_empty() { "lor" } else { slug };
+    let known = GAMES
+        .iter()
+        .find(|(known, _)| *known == slug)
+        .map(|(known, _)| *known)
+        .ok_or_else(|| {
+            failed(crate::ApiError::not_found(format!(
+                "no game `{}`: lor, pokemon or riftbound",
+                kit::status::quote(slug)
+            )))
+        })?;
+    Ok((known, crate::api::game(known).map_err(failed)?))
+}
+
+fn scope_name(scope: i32) -> &'static str {
+    match scripts_pb::RuleScope::try_from(scope) {
+        Ok(scripts_pb::RuleScope::Card) => "card",
+        Ok(scripts_pb::RuleScope::Deck) => "deck",
+        Ok(scripts_pb::RuleScope::Deckset) => "deck set",
+        _ => "",
+    }
+}
+
+/// What the new-ruleset form was sent with, to show again with its problems.
+#[derive(Debug, Default, Deserialize)]
+struct RulesetForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    game: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    scope: String,
+    #[serde(default)]
+    source: String,
+    public: Option<String>,
+}
+
+/// Why a ruleset was refused: a message, and the safety check's issues by line.
+#[derive(Debug, Default)]
+struct Refusal {
+    message: String,
+    issues: Vec<scripts_pb::SafetyIssue>,
+}
+
+/// The source with its lines numbered and each issue under its line.
+fn annotated(source: &str, issues: &[scripts_pb::SafetyIssue]) -> Markup {
+    html! {
+        ol class="code" aria-label="The script, line by line" {
+            @for (at, line) in source.lines().enumerate() {
+                @let number = u32::try_from(at + 1).unwrap_or(u32::MAX);
+                @let here: Vec<&scripts_pb::SafetyIssue> = issues.iter().filter(|issue| issue.line == number).collect();
+                li class=(if here.is_empty() { "" } else { "flagged" }) {
+                    code { (line) }
+                    @for issue in here {
+                        span class="issue error" { "Line " (issue.line) ", column " (issue.column) ": " (issue.message) " (" (issue.code) ")" }
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn rulesets_page(
+    viewer: &Viewer,
+    calls: &Calls,
+    slug: &str,
+    game: proto::game::Game,
+    form: &RulesetForm,
+    refusal: Option<&Refusal>,
+) -> PageResult {
+    let listed = calls
+        .scripts()
+        .map_err(failed)?
+        .list_rulesets(scripts_pb::ListRulesetsRequest {
+            game: proto::game::to_wire(game),
+            scope: scripts_pb::RuleScope::Unspecified.into(),
+        })
+        .await
+        .map_err(failed)?;
+    let own: Vec<&scripts_pb::Ruleset> = listed
+        .rulesets
+        .iter()
+        .filter(|ruleset| !ruleset.built_in)
+        .collect();
+    let name = game_name(slug).unwrap_or(slug);
+    let scope = if form.scope.is_empty() {
+        "deck"
+    } else {
+        form.scope.as_str()
+    };
+    Ok(page(
+        viewer,
+        "Rulesets",
+        html! {
+            h1 { "Rulesets" }
+            nav aria-label="Games" { ul class="tabs" {
+                @for (other, label) in GAMES {
+                    li { a href={ "/settings/rulesets?game=" (other) } aria-current=[(other == slug).then_some("page")] { (label) } }
+                }
+            } }
+            h2 { "Your " (name) " rulesets" }
+            @if own.is_empty() {
+                p { "None yet." }
+            } @else {
+                table class="rulesets" {
+                    thead { tr { th scope="col" { "Name" } th scope="col" { "Checks" } th scope="col" { "Version" } th scope="col" { "Shared" } } }
+                    tbody { @for ruleset in &own {
+                        tr {
+                            td { (ruleset.name)
+                                 @if ruleset.update_available { " " span class="warning" { "Update available" } } }
+                            td { (scope_name(ruleset.scope)) }
+                            td { (ruleset.version) }
+                            td { @if ruleset.public { "public" } @else { "private" } }
+                        }
+                    } }
+                }
+            }
+            h2 { "New ruleset" }
+            @if let Some(refusal) = refusal {
+                div class="error" role="alert" id="form-error" {
+                    p { (refusal.message) }
+                    @if !refusal.issues.is_empty() { (annotated(&form.source, &refusal.issues)) }
+                }
+            }
+            form method="post" action="/settings/rulesets" class="stack wide" {
+                (csrf_field(viewer))
+                input type="hidden" name="game" value=(slug);
+                label for="ruleset-name" { "Name" }
+                input id="ruleset-name" name="name" required maxlength="100" value=(form.name);
+                label for="ruleset-scope" { "Checks" }
+                select id="ruleset-scope" name="scope" {
+                    @for (value, label) in [("card", "each card"), ("deck", "a deck"), ("deckset", "a deck set (lineup)")] {
+                        option value=(value) selected[value == scope] { (label) }
+                    }
+                }
+                label for="ruleset-source" { "Script" }
+                textarea id="ruleset-source" name="source" rows="14" spellcheck="false" required { (form.source) }
+                label { input type="checkbox" name="public" value="on" checked[form.public.is_some()]; " Public (listed on your profile)" }
+                button type="submit" { "Save ruleset" }
+            }
+        },
+    )
+    .into_response())
+}
+
+async fn rulesets(
+    viewer: Viewer,
+    calls: Calls,
+    axum::extract::Query(query): axum::extract::Query<GameQuery>,
+) -> PageResult {
+    signed_in(&viewer)?;
+    let (slug, game) = settings_game(&query.game)?;
+    rulesets_page(&viewer, &calls, slug, game, &RulesetForm::default(), None).await
+}
+
+async fn create_ruleset(viewer: Viewer, calls: Calls, Form(form): Form<RulesetForm>) -> PageResult {
+    check_csrf(&viewer, &form.csrf)?;
+    signed_in(&viewer)?;
+    let (slug, game) = settings_game(&form.game)?;
+    let scope = match form.scope.as_str() {
+        "card" => scripts_pb::RuleScope::Card,
+        "deckset" => scripts_pb::RuleScope::Deckset,
+        _ => scripts_pb::RuleScope::Deck,
+    };
+    let answer = calls
+        .scripts()
+        .map_err(failed)?
+        .create_ruleset(scripts_pb::CreateRulesetRequest {
+            game: proto::game::to_wire(game),
+            name: form.name.clone(),
+            scope: scope.into(),
+            source: form.source.clone(),
+            public: form.public.is_some(),
+            direct_bans: Vec::new(),
+        })
+        .await;
+    match answer {
+        Ok(_) => Ok(Redirect::to(&format!("/settings/rulesets?game={slug}")).into_response()),
+        Err(error) => {
+            let issues = error
+                .detail::<scripts_pb::UnsafeScript>()
+                .map(|unsafe_script| unsafe_script.issues)
+                .unwrap_or_default();
+            let api = crate::ApiError::from(error);
+            if api.status().is_server_error() {
+                return Err(failed(api));
+            }
+            let refusal = Refusal {
+                message: api.message().to_owned(),
+                issues,
+            };
+            let page = rulesets_page(&viewer, &calls, slug, game, &form, Some(&refusal)).await?;
+            Ok((api.status(), page).into_response())
+        }
+    }
 }
