@@ -746,3 +746,47 @@ async fn rulesets_are_saved_from_settings_an_unsafe_one_refused_at_its_line_and_
     assert!(browser.text("main").await.contains("None yet."));
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_player_saves_a_deck_from_the_builder_and_finds_it_again() {
+    let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "saver").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "saver").await;
+
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
+    let sample = text_blocks(section).remove(0);
+    browser
+        .go(&format!(
+            "{site}/riftbound/deck-builder?import={}",
+            url_escape(&sample)
+        ))
+        .await;
+    browser.wait_for("#deck-issues").await;
+    let built = piles(&browser).await;
+    assert_eq!(browser.text("#saved-heading").await, "Your decks");
+    browser.fill("#deck-name", "Yasuo <Wind>").await;
+    browser.click("#save button").await;
+    let saved = browser.wait_for("#saved").await;
+    assert_eq!(saved, "Saved on your account.");
+    let warnings = browser.text("#save-warnings").await;
+    assert!(
+        warnings.contains("The main deck must contain exactly 40 cards."),
+        "{warnings}"
+    );
+
+    // Reloaded from scratch: the deck is there, and opens with the same piles.
+    browser.go(&format!("{site}/riftbound/deck-builder")).await;
+    browser
+        .wait_text("ul.saved-decks li a", "Yasuo <Wind>")
+        .await;
+    browser.click("ul.saved-decks li a").await;
+    browser.wait_for("#deck-issues").await;
+    assert_eq!(piles(&browser).await, built);
+    browser.stop().await;
+}

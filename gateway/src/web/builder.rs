@@ -38,6 +38,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/{game}/deck-builder", get(builder))
         .route("/{game}/decks/{code}", get(shared))
+        .route("/{game}/deck-builder/save", axum::routing::post(save))
 }
 
 /// One pile of the game's layout: its name in the deck, as people read it, and its zone rule.
@@ -133,6 +134,9 @@ struct BuilderParams {
     remove: String,
     #[serde(default)]
     pile: String,
+    /// One of the viewer's saved decks to open.
+    #[serde(default)]
+    saved: String,
 }
 
 /// The address of the builder with `deck` (and the search `q`).
@@ -272,6 +276,23 @@ async fn builder(
 ) -> PageResult {
     let (game, name) = known_game(&game_slug)?;
     // A change answers with the deck's new address.
+    if !params.saved.is_empty() {
+        let deck = calls
+            .decks()
+            .map_err(failed)?
+            .export_saved_deck(decks_pb::ExportSavedDeckRequest {
+                game: proto::game::to_wire(game),
+                id: params.saved.clone(),
+            })
+            .await
+            .map_err(failed)?;
+        let code = deck
+            .exports
+            .as_ref()
+            .map(|exports| exports.share_code.clone())
+            .unwrap_or_default();
+        return Ok(Redirect::to(&builder_href(&game_slug, &code, "")).into_response());
+    }
     if !params.import.trim().is_empty() {
         let deck = match open(&calls, game, &params.import).await {
             Ok(deck) => deck,
@@ -402,6 +423,20 @@ async fn builder_page(
             .map(|answer| answer.cards)
             .unwrap_or_default()
     };
+    let saved = match viewer.caller.account() {
+        None => Vec::new(),
+        Some(_) => calls
+            .decks()
+            .map_err(failed)?
+            .list_decks(decks_pb::ListDecksRequest {
+                game: proto::game::to_wire(game),
+                page_size: 100,
+                page_token: String::new(),
+            })
+            .await
+            .map(|page| page.decks)
+            .unwrap_or_default(),
+    };
     let kinds = layout(game);
     let code = deck
         .exports
@@ -504,6 +539,28 @@ async fn builder_page(
                         }
                     }
                 }
+                @if viewer.caller.account().is_some() {
+                    section class="saved" aria-labelledby="saved-heading" {
+                        h2 id="saved-heading" { "Your decks" }
+                        @if !code.is_empty() {
+                            form method="post" action={ "/" (slug) "/deck-builder/save" } class="stack" id="save" {
+                                (super::layout::csrf_field(viewer))
+                                input type="hidden" name="deck" value=(code);
+                                label for="deck-name" { "Save as" }
+                                input id="deck-name" name="name" required maxlength="100";
+                                label { input type="checkbox" name="public" value="on"; " Public" }
+                                button type="submit" { "Save" }
+                            }
+                        }
+                        @if saved.is_empty() {
+                            p class="help" { "No saved decks yet." }
+                        } @else {
+                            ul class="saved-decks" { @for each in &saved {
+                                li { a href={ "/" (slug) "/deck-builder?saved=" (urlencode(&each.id)) } { (each.name) } " (" (each.main_count) ")" }
+                            } }
+                        }
+                    }
+                }
                 section class="finder" aria-labelledby="find-heading" {
                     h2 id="find-heading" { "Find cards" }
                     form method="get" action={ "/" (slug) "/deck-builder" } role="search" class="search" {
@@ -576,6 +633,112 @@ async fn shared(
                 label for="deck-list" { "Deck list" }
                 textarea id="deck-list" readonly rows="6" { (exports.deck_list) }
             }
+        },
+    )
+    .into_response())
+}
+
+/// The fields of the save form.
+#[derive(Debug, Deserialize)]
+struct SaveForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    deck: String,
+    #[serde(default)]
+    name: String,
+    public: Option<String>,
+}
+
+fn rule_ref(id: &str) -> Option<decks_pb::RuleRef> {
+    Some(decks_pb::RuleRef {
+        ruleset: id.to_owned(),
+        version: None,
+    })
+}
+
+/// Saves the builder's deck on the viewer's account by name (a name in use is replaced), with
+/// the game's default rules; the answer lists the warnings the deck still has.
+async fn save(
+    viewer: Viewer,
+    calls: Calls,
+    Path(slug): Path<String>,
+    axum::Form(form): axum::Form<SaveForm>,
+) -> PageResult {
+    super::answer::check_csrf(&viewer, &form.csrf)?;
+    if viewer.caller.account().is_none() {
+        return Ok(Redirect::to("/signin").into_response());
+    }
+    let (game, name) = known_game(&slug)?;
+    let deck = open(&calls, game, &form.deck).await?;
+    let (card_rule, deck_rule) = default_rules(game);
+    let piles = layout(game)
+        .iter()
+        .enumerate()
+        .map(|(order, kind)| decks_pb::SavedPile {
+            name: kind.label.to_owned(),
+            role: match kind.role {
+                scripts_pb::PileRole::Sideboard => decks_pb::PileRole::Sideboard,
+                _ => decks_pb::PileRole::Main,
+            }
+            .into(),
+            cards: deck
+                .piles
+                .iter()
+                .filter(|pile| pile.name == kind.name)
+                .flat_map(|pile| &pile.cards)
+                .map(|card| decks_pb::SavedCard {
+                    r#ref: card.r#ref.clone(),
+                    count: card.count,
+                })
+                .collect(),
+            zone_rule: kind.zone_rule.and_then(rule_ref),
+            column: u32::try_from(order).unwrap_or(0),
+            order: 0,
+            view: None,
+            synced_deck: None,
+        })
+        .collect();
+    let layout_kind = if layout(game).len() > 1 {
+        decks_pb::DeckLayout::Piles
+    } else {
+        decks_pb::DeckLayout::SingleDeck
+    };
+    let saved = calls
+        .decks()
+        .map_err(failed)?
+        .save_deck(decks_pb::SaveDeckRequest {
+            game: proto::game::to_wire(game),
+            name: form.name.clone(),
+            public: form.public.is_some(),
+            layout: layout_kind.into(),
+            piles,
+            rules: Some(decks_pb::DeckRules {
+                card_rule: rule_ref(card_rule),
+                deck_rule: rule_ref(deck_rule),
+                deckset_rule: None,
+            }),
+        })
+        .await
+        .map_err(failed)?;
+    let title = format!("Saved {}", form.name);
+    Ok(page(
+        &viewer,
+        &title,
+        html! {
+            h1 { (title) }
+            p role="status" id="saved" {
+                @if saved.replaced { "Your " (name) " deck of that name was replaced." } @else { "Saved on your account." }
+            }
+            @if saved.warnings.is_empty() {
+                p class="ok" { "The deck passes its rules." }
+            } @else {
+                div class="warning" id="save-warnings" {
+                    p { "The deck still has these warnings:" }
+                    ul { @for warning in &saved.warnings { li { (warning.message) } } }
+                }
+            }
+            p { a href=(builder_href(&slug, &form.deck, "")) { "Back to the deck builder" } }
         },
     )
     .into_response())
