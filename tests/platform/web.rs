@@ -17,6 +17,25 @@ use crate::support::{self, SamplePlatform};
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
+/// axe-core's script, from `tests/web/node_modules` (installed there from the npm registry by
+/// `npm ci` with the committed lock file when it is missing: test-only, never served).
+fn axe_source() -> &'static str {
+    static SOURCE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SOURCE.get_or_init(|| {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web");
+        let script = folder.join("node_modules/axe-core/axe.min.js");
+        if !script.exists() {
+            let status = Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&folder)
+                .status()
+                .expect("npm runs (Node.js installs axe-core for the accessibility checks)");
+            assert!(status.success(), "npm ci in {} failed", folder.display());
+        }
+        std::fs::read_to_string(&script).expect("axe-core's script")
+    })
+}
+
 /// A headless Chromium behind its own ChromeDriver; both stop when dropped.
 struct Browser {
     client: Client,
@@ -148,11 +167,32 @@ impl Browser {
                 .expect("resized");
             let png = self.client.screenshot().await.expect("a screenshot");
             std::fs::write(folder.join(format!("{name}-{width}.png")), png).expect("written");
+            let violations = self.axe().await;
+            assert!(
+                violations.is_empty(),
+                "axe-core finds serious or critical violations on `{name}` at {width} px: {violations:#?}"
+            );
         }
         self.client
             .set_window_size(1280, 900)
             .await
             .expect("resized");
+    }
+
+    /// The serious and critical accessibility violations axe-core finds on the current page.
+    async fn axe(&self) -> Vec<String> {
+        let script = format!(
+            "{};\nreturn axe.run(document, {{resultTypes: ['violations']}}).then(r => \
+             r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')\
+             .map(v => v.id + ': ' + v.help + ' @ ' + v.nodes.map(n => n.target.join(' ')).join(', ')));",
+            axe_source()
+        );
+        let answer = self
+            .client
+            .execute(&script, vec![])
+            .await
+            .expect("axe runs");
+        serde_json::from_value(answer).expect("a list of violations")
     }
 
     /// Whether the page's width fits the window (nothing scrolls sideways).

@@ -288,7 +288,7 @@ struct Refusal {
 /// The source with its lines numbered and each issue under its line.
 fn annotated(source: &str, issues: &[scripts_pb::SafetyIssue]) -> Markup {
     html! {
-        ol class="code" aria-label="The script, line by line" {
+        ol class="code" aria-label="The script, line by line" tabindex="0" {
             @for (at, line) in source.lines().enumerate() {
                 @let number = u32::try_from(at + 1).unwrap_or(u32::MAX);
                 @let here: Vec<&scripts_pb::SafetyIssue> = issues.iter().filter(|issue| issue.line == number).collect();

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Page weights and server times of the web frontend, through a running platform.
+
+    cargo run --release        # in another terminal, with the real card data
+    python3 benches/web_pages.py [http://127.0.0.1:8080] [calls per page]
+
+Signs up an account (its session token is the browser's cookie), then loads each main page
+`calls` times (50 by default) from one keep-alive connection. Prints JSON per page: the HTML's
+bytes, the page's whole weight with our stylesheet and script (what a browser fetches before
+card images), and the gateway's own p50 / p90 server time for the page's route, read from
+`/metrics` (`turnier_http_request_duration_seconds`, which the gateway keeps per route).
+Standard library only.
+"""
+
+import http.client
+import json
+import re
+import sys
+import time
+import urllib.parse
+
+RIFT1 = ("RIFT1.OGN:6x042-298,3x043-298,3x045-298,3x064-298,6x166-298,205-298,259-298,"
+         "282-298,289-298,293-298.SB.OGN:2x050-298")
+
+
+def main():
+    base = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
+    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    url = urllib.parse.urlparse(base)
+    conn = http.client.HTTPConnection(url.hostname, url.port or 80, timeout=60)
+
+    def get(path, cookie=None):
+        headers = {"accept": "text/html"}
+        if cookie:
+            headers["cookie"] = cookie
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        body = response.read()
+        if response.status >= 400:
+            raise RuntimeError(f"GET {path}: {response.status} {body[:200]!r}")
+        return body
+
+    name = f"pages{int(time.time())}"
+    conn.request("POST", "/api/v1/accounts", body=json.dumps(
+        {"username": name, "password": "correct horse battery"}),
+        headers={"content-type": "application/json"})
+    token = json.loads(conn.getresponse().read())["token"]
+    cookie = f"turnier_session={token}"
+
+    shared = urllib.parse.quote(RIFT1, safe="")
+    pages = [
+        ("/", "/", None),
+        ("/lor/cards?q=zed", "/{game}/cards", None),
+        ("/pokemon/cards?q=t:water hp>=120", "/{game}/cards", None),
+        ("/lor/cards/01IO009", "/{game}/cards/{reference}", None),
+        (f"/riftbound/deck-builder?deck={shared}", "/{game}/deck-builder", cookie),
+        (f"/riftbound/decks/{shared}", "/{game}/decks/{code}", None),
+        ("/signin", "/signin", None),
+        ("/settings/rulesets?game=lor", "/settings/rulesets", cookie),
+        ("/settings/tokens", "/settings/tokens", cookie),
+        (f"/users/{name}", "/users/{username}", None),
+    ]
+    first = get("/").decode()
+    assets = re.findall(r'(?:href|src)="(/assets/[^"]+)"', first)
+    asset_bytes = sum(len(get(path)) for path in assets)
+
+    report = {}
+    for path, route, page_cookie in pages:
+        path = path.replace(" ", "%20")
+        size = 0
+        for _ in range(calls):
+            size = len(get(path, page_cookie))
+        report[path] = {"route": route, "html_bytes": size,
+                        "with_css_and_js_bytes": size + asset_bytes}
+    metrics = get("/metrics").decode()
+    for path, entry in report.items():
+        for quantile in ("0.5", "0.9"):
+            pattern = (r'turnier_http_request_duration_seconds\{[^}]*route="'
+                       + re.escape(entry["route"]) + r'"[^}]*quantile="' + quantile
+                       + r'"[^}]*\} ([0-9.e-]+)')
+            found = re.search(pattern, metrics)
+            entry[f"server_p{int(float(quantile) * 100)}_ms"] = (
+                round(float(found.group(1)) * 1000, 2) if found else None)
+    print(json.dumps({"assets_bytes": asset_bytes, "pages": report}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
