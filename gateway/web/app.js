@@ -6,3 +6,26 @@ const search = document.querySelector("form.search input[type=search]");
 if (search && search.value === "") {
   search.focus();
 }
+
+// Copy buttons: each names the field it copies (`data-copy="deck-list"`). They stay hidden
+// without this script (the field can still be selected and copied by hand); the button says
+// when it worked, and a clipboard that refuses falls back to selecting the text.
+for (const button of document.querySelectorAll("button[data-copy]")) {
+  const field = document.getElementById(button.dataset.copy);
+  if (!field) {
+    continue;
+  }
+  const label = button.textContent;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      button.textContent = "Copied";
+    } catch {
+      field.focus();
+      field.select();
+      button.textContent = "Selected: press Ctrl+C";
+    }
+    setTimeout(() => { button.textContent = label; }, 2000);
+  });
+}

@@ -682,6 +682,24 @@ async fn the_deck_builder_reads_the_guides_four_riftbound_samples_and_shares_the
     browser.wait_for("#deck-issues").await;
     assert_eq!(piles(&browser).await, before);
 
+    // Copy deck list: the button (hidden without JavaScript) puts the list on the clipboard,
+    // or selects it where the clipboard refuses; either way it says so.
+    browser.click("button[data-copy='deck-list']").await;
+    let mut said = String::new();
+    for _ in 0..50 {
+        said = browser.text("button[data-copy='deck-list']").await;
+        if said != "Copy deck list" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(said == "Copied" || said.starts_with("Selected"), "{said}");
+    assert_eq!(
+        browser.count("button[data-copy='deck-code']").await,
+        1,
+        "Riftbound: Copy deck code"
+    );
+
     // The share link opens without an account and round-trips through the builder.
     let share = browser
         .client

@@ -531,9 +531,11 @@ async fn builder_page(
                             p { a id="share" href={ "/" (slug) "/decks/" (urlencode(&exports.share_code)) } { "Share link" } }
                             label for="deck-list" { "Deck list" }
                             textarea id="deck-list" readonly rows="4" { (exports.deck_list) }
+                            button type="button" class="secondary" data-copy="deck-list" hidden { "Copy deck list" }
                             @if let Some(code) = &exports.deck_code {
                                 label for="deck-code" { "Deck code" }
                                 textarea id="deck-code" readonly rows="2" { (code) }
+                                button type="button" class="secondary" data-copy="deck-code" hidden { "Copy deck code" }
                             }
                             @for note in &exports.notes { p class="help" { (note) } }
                         }
@@ -632,6 +634,7 @@ async fn shared(
             @if let Some(exports) = &deck.exports {
                 label for="deck-list" { "Deck list" }
                 textarea id="deck-list" readonly rows="6" { (exports.deck_list) }
+                button type="button" class="secondary" data-copy="deck-list" hidden { "Copy deck list" }
             }
         },
     )
