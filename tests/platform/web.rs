@@ -848,3 +848,45 @@ async fn a_player_saves_a_deck_from_the_builder_and_finds_it_again() {
     assert_eq!(piles(&browser).await, built);
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_lor_builder_reads_the_guides_code_and_checks_it_with_the_default_rules() {
+    let platform = SamplePlatform::with_card_data(&["lor"]).await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide
+        .find("### Legends of Runeterra")
+        .expect("the LoR section")..];
+    let code = text_blocks(section).remove(0);
+    browser.go(&format!("{site}/lor/deck-builder")).await;
+    browser.fill("#import", &code).await;
+    browser.click("form.import button").await;
+    // One pile (LoR starts as a single deck), 40 cards, and a verdict either way.
+    browser.wait_for("section.pile[data-pile='main'] li").await;
+    let shown = piles(&browser).await;
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    let copies: u32 = shown[0]
+        .1
+        .iter()
+        .map(|entry| {
+            entry
+                .rsplit(' ')
+                .next()
+                .and_then(|count| count.trim_end_matches('×').parse::<u32>().ok())
+                .expect("copies")
+        })
+        .sum();
+    assert_eq!(copies, 40);
+    let verdict = browser.count("#deck-valid").await + browser.count("#deck-issues").await;
+    assert_eq!(verdict, 1, "the deck is checked");
+    // The address is the deck: the same code the guide shows.
+    let url = browser.client.current_url().await.expect("a url");
+    let deck = url
+        .query_pairs()
+        .find(|(key, _)| key == "deck")
+        .map(|(_, value)| value.into_owned());
+    assert_eq!(deck.as_deref(), Some(code.trim()));
+    browser.screenshots("lor-deck-builder").await;
+    browser.stop().await;
+}
