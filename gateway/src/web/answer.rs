@@ -8,17 +8,13 @@ use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use maud::html;
 
-use super::layout::page;
+use super::layout::{game_name, page};
 use super::session::Viewer;
 use crate::ApiError;
 
 /// An HTML page for a failure: the status and message the JSON routes would answer.
 pub fn error_page(error: &ApiError) -> Response {
-    let viewer = Viewer {
-        caller: kit::auth::Caller::Anonymous,
-        csrf: String::new(),
-        secure: false,
-    };
+    let viewer = Viewer::anonymous();
     let status = error.status();
     let title = status.canonical_reason().unwrap_or("Error");
     let body = page(
@@ -50,4 +46,16 @@ pub fn check_csrf(viewer: &Viewer, sent: &str) -> Result<(), Response> {
         "csrf",
         "this form is out of date or was not sent from this site: reload the page and try again",
     )))
+}
+
+/// The game named in an address (`lor`, `pokemon`, `riftbound`) and its display name, or a
+/// 404 page.
+pub fn known_game(slug: &str) -> Result<(proto::game::Game, &'static str), Response> {
+    let name = game_name(slug).ok_or_else(|| {
+        failed(ApiError::not_found(format!(
+            "no game `{}`: lor, pokemon or riftbound",
+            kit::status::quote(slug)
+        )))
+    })?;
+    Ok((crate::api::game(slug).map_err(failed)?, name))
 }

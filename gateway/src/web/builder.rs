@@ -23,8 +23,8 @@ use proto::scripts::v1 as scripts_pb;
 use proto::search::v1::SearchRequest;
 use serde::Deserialize;
 
-use super::answer::{PageResult, failed};
-use super::layout::{game_name, page};
+use super::answer::{PageResult, failed, known_game};
+use super::layout::{page, urlencode};
 use super::session::Viewer;
 use crate::ApiError;
 use crate::auth::Calls;
@@ -370,17 +370,6 @@ async fn builder(
     )
 }
 
-/// The game named in an address, or a 404 page.
-fn known_game(slug: &str) -> Result<(Game, &'static str), Response> {
-    let name = game_name(slug).ok_or_else(|| {
-        failed(ApiError::not_found(format!(
-            "no game `{}`: lor, pokemon or riftbound",
-            kit::status::quote(slug)
-        )))
-    })?;
-    Ok((crate::api::game(slug).map_err(failed)?, name))
-}
-
 /// One card's image, if the catalog has one.
 fn image(card: &proto::catalog::v1::Card) -> Option<&str> {
     card.assets
@@ -592,11 +581,6 @@ async fn builder_page(
             }
         },
     ))
-}
-
-/// A path segment, percent-encoded.
-fn urlencode(segment: &str) -> String {
-    url::form_urlencoded::byte_serialize(segment.as_bytes()).collect()
 }
 
 /// A shared deck's page: its piles and exports, and "Open in deck builder". No account needed.

@@ -21,6 +21,11 @@ pub fn game_name(game: &str) -> Option<&'static str> {
         .map(|(_, name)| *name)
 }
 
+/// A path segment (or query value), percent-encoded.
+pub fn urlencode(segment: &str) -> String {
+    url::form_urlencoded::byte_serialize(segment.as_bytes()).collect()
+}
+
 /// The hidden field that carries the viewer's CSRF token in a form.
 pub fn csrf_field(viewer: &Viewer) -> Markup {
     html! { input type="hidden" name=(CSRF_FIELD) value=(viewer.csrf); }

@@ -20,8 +20,8 @@ use proto::search::v1::SearchRequest;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::answer::{PageResult, check_csrf, error_page, failed};
-use super::layout::{GAMES, csrf_field, game_name, page};
+use super::answer::{PageResult, check_csrf, error_page, failed, known_game};
+use super::layout::{GAMES, csrf_field, page, urlencode};
 use super::session::Viewer;
 use crate::ApiError;
 use crate::auth::{Authenticated, Calls};
@@ -39,18 +39,6 @@ pub fn routes() -> Router<AppState> {
         .route("/signup", get(signup_form).post(signup))
         .route("/signin", get(signin_form).post(signin))
         .route("/signout", post(signout))
-}
-
-/// The game named in an address, or a 404 page.
-fn known_game(game: &str) -> Result<(proto::game::Game, &'static str), Response> {
-    let name = game_name(game).ok_or_else(|| {
-        failed(ApiError::not_found(format!(
-            "no game `{}`: lor, pokemon or riftbound",
-            kit::status::quote(game)
-        )))
-    })?;
-    let parsed = crate::api::game(game).map_err(failed)?;
-    Ok((parsed, name))
 }
 
 async fn home(viewer: Viewer) -> Markup {
@@ -226,11 +214,6 @@ fn serde_urlencoded_pairs(pairs: &[(&str, &str)]) -> String {
     url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(pairs)
         .finish()
-}
-
-/// A path segment, percent-encoded.
-fn urlencode(segment: &str) -> String {
-    url::form_urlencoded::byte_serialize(segment.as_bytes()).collect()
 }
 
 /// One card field's value as text: strings as they are, lists joined, anything else as JSON.

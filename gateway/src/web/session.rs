@@ -40,6 +40,15 @@ pub struct Viewer {
 }
 
 impl Viewer {
+    /// A viewer who is not signed in and has no CSRF token (so no form of theirs matches).
+    pub fn anonymous() -> Self {
+        Viewer {
+            caller: Caller::Anonymous,
+            csrf: String::new(),
+            secure: false,
+        }
+    }
+
     /// Returns the signed-in username, if any.
     pub fn username(&self) -> Option<&str> {
         self.caller
@@ -82,11 +91,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Viewer {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         // Set by `attach` on every page; a page outside it is anonymous with no token.
-        Ok(parts.extensions.get::<Viewer>().cloned().unwrap_or(Viewer {
-            caller: Caller::Anonymous,
-            csrf: String::new(),
-            secure: false,
-        }))
+        Ok(parts
+            .extensions
+            .get::<Viewer>()
+            .cloned()
+            .unwrap_or_else(Viewer::anonymous))
     }
 }
 

@@ -19,7 +19,7 @@ use proto::accounts::v1 as pb;
 use proto::scripts::v1 as scripts_pb;
 use serde::Deserialize;
 
-use super::answer::{PageResult, check_csrf, failed};
+use super::answer::{PageResult, check_csrf, failed, known_game};
 use super::layout::{GAMES, csrf_field, game_name, page};
 use super::session::Viewer;
 use crate::api::accounts::failed as account_failed;
@@ -237,20 +237,11 @@ struct GameQuery {
     game: String,
 }
 
-/// The game a settings page is about (`lor` unless it names another).
-fn settings_game(slug: &str) -> Result<(&'static str, proto::game::Game), Response> {
+/// The game a settings page is about: `lor` unless it names another.
+fn settings_game(slug: &str) -> Result<(&str, proto::game::Game), Response> {
     let slug = if slug.is_empty() { "lor" } else { slug };
-    let known = GAMES
-        .iter()
-        .find(|(known, _)| *known == slug)
-        .map(|(known, _)| *known)
-        .ok_or_else(|| {
-            failed(crate::ApiError::not_found(format!(
-                "no game `{}`: lor, pokemon or riftbound",
-                kit::status::quote(slug)
-            )))
-        })?;
-    Ok((known, crate::api::game(known).map_err(failed)?))
+    let (game, _) = known_game(slug)?;
+    Ok((slug, game))
 }
 
 fn scope_name(scope: i32) -> &'static str {
