@@ -156,6 +156,25 @@ fn builder_href(game: &str, deck: &str, q: &str) -> String {
     }
 }
 
+/// The deck's address: its share code, or nothing for an empty deck.
+fn share_code(deck: &decks_pb::SharedDeck) -> String {
+    deck.exports
+        .as_ref()
+        .map(|exports| exports.share_code.clone())
+        .unwrap_or_default()
+}
+
+/// The cards of the deck's pile `name`.
+fn cards_in<'a>(
+    deck: &'a decks_pb::SharedDeck,
+    name: &'a str,
+) -> impl Iterator<Item = &'a decks_pb::PileCard> {
+    deck.piles
+        .iter()
+        .filter(move |pile| pile.name == name)
+        .flat_map(|pile| &pile.cards)
+}
+
 /// Opens `code` (a share code, or any code or list the game imports).
 async fn open(calls: &Calls, game: Game, code: &str) -> Result<decks_pb::SharedDeck, Response> {
     calls
@@ -234,11 +253,7 @@ async fn check(
         .map(|kind| scripts_pb::ValidatePile {
             name: kind.label.to_owned(),
             role: kind.role.into(),
-            cards: deck
-                .piles
-                .iter()
-                .filter(|pile| pile.name == kind.name)
-                .flat_map(|pile| &pile.cards)
+            cards: cards_in(deck, kind.name)
                 .map(|card| scripts_pb::PileEntry {
                     r#ref: card.r#ref.clone(),
                     count: card.count,
@@ -286,11 +301,7 @@ async fn builder(
             })
             .await
             .map_err(failed)?;
-        let code = deck
-            .exports
-            .as_ref()
-            .map(|exports| exports.share_code.clone())
-            .unwrap_or_default();
+        let code = share_code(&deck);
         return Ok(Redirect::to(&builder_href(&game_slug, &code, "")).into_response());
     }
     if !params.import.trim().is_empty() {
@@ -326,11 +337,7 @@ async fn builder(
             .await?
             .into_response());
         }
-        let code = deck
-            .exports
-            .as_ref()
-            .map(|exports| exports.share_code.clone())
-            .unwrap_or_default();
+        let code = share_code(&deck);
         return Ok(Redirect::to(&builder_href(&game_slug, &code, &params.q)).into_response());
     }
     if !params.add.is_empty() || !params.remove.is_empty() {
@@ -427,11 +434,7 @@ async fn builder_page(
             .unwrap_or_default(),
     };
     let kinds = layout(game);
-    let code = deck
-        .exports
-        .as_ref()
-        .map(|exports| exports.share_code.clone())
-        .unwrap_or_default();
+    let code = share_code(&deck);
     let issues: Vec<&scripts_pb::DeckIssue> = match &verdict {
         Some(Ok(answer)) => answer.issues.iter().collect(),
         _ => Vec::new(),
@@ -486,7 +489,7 @@ async fn builder_page(
                         }
                     }
                     @for kind in kinds {
-                        @let cards: Vec<&decks_pb::PileCard> = deck.piles.iter().filter(|pile| pile.name == kind.name).flat_map(|pile| &pile.cards).collect();
+                        @let cards: Vec<&decks_pb::PileCard> = cards_in(&deck, kind.name).collect();
                         @let total: u32 = cards.iter().map(|card| card.count).sum();
                         @let pile_issues: Vec<&&scripts_pb::DeckIssue> = issues.iter().filter(|issue| issue.pile.as_deref() == Some(kind.label)).collect();
                         section class="pile" data-pile=(kind.name) aria-label=(kind.label) {
@@ -591,11 +594,7 @@ async fn shared(
 ) -> PageResult {
     let (game, name) = known_game(&slug)?;
     let deck = open(&calls, game, &code).await?;
-    let share = deck
-        .exports
-        .as_ref()
-        .map(|exports| exports.share_code.clone())
-        .unwrap_or_default();
+    let share = share_code(&deck);
     let title = format!("{name} deck");
     Ok(page(
         &viewer,
@@ -605,7 +604,7 @@ async fn shared(
             p { a class="button" id="open-in-builder" href=(builder_href(&slug, &share, "")) { "Open in deck builder" } }
             // The game's piles in the builder's order, each that holds cards.
             @for kind in layout(game) {
-                @let cards: Vec<&decks_pb::PileCard> = deck.piles.iter().filter(|pile| pile.name == kind.name).flat_map(|pile| &pile.cards).collect();
+                @let cards: Vec<&decks_pb::PileCard> = cards_in(&deck, kind.name).collect();
                 @if !cards.is_empty() {
                     section class="pile" data-pile=(kind.name) aria-label=(kind.label) {
                         h2 { (kind.label) " (" (cards.iter().map(|card| card.count).sum::<u32>()) ")" }
@@ -669,11 +668,7 @@ async fn save(
                 _ => decks_pb::PileRole::Main,
             }
             .into(),
-            cards: deck
-                .piles
-                .iter()
-                .filter(|pile| pile.name == kind.name)
-                .flat_map(|pile| &pile.cards)
+            cards: cards_in(&deck, kind.name)
                 .map(|card| decks_pb::SavedCard {
                     r#ref: card.r#ref.clone(),
                     count: card.count,

@@ -392,24 +392,7 @@ async fn signup(
     calls: Calls,
     Form(form): Form<CredentialsForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    let client = calls.accounts().map_err(failed)?;
-    let call = client.create_account(accounts_pb::CreateAccountRequest {
-        username: form.username.clone(),
-        password: form.password,
-    });
-    match crate::api::accounts::guarded(
-        &state,
-        &caller,
-        &form.username,
-        "too many failed sign-ups",
-        call,
-    )
-    .await
-    {
-        Ok(response) => Ok(signed_in(&viewer, &response)),
-        Err(error) => Ok(problem(&viewer, true, &form.username, &error)),
-    }
+    credentials(&state, &viewer, &caller, &calls, form, true).await
 }
 
 async fn signin(
@@ -419,23 +402,40 @@ async fn signin(
     calls: Calls,
     Form(form): Form<CredentialsForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
+    credentials(&state, &viewer, &caller, &calls, form, false).await
+}
+
+/// Signs up (`signing_up`) or in with the form, through the same guard as the JSON routes:
+/// signed in and sent home, or the form again with what went wrong.
+async fn credentials(
+    state: &AppState,
+    viewer: &Viewer,
+    caller: &Authenticated,
+    calls: &Calls,
+    form: CredentialsForm,
+    signing_up: bool,
+) -> PageResult {
+    check_csrf(viewer, &form.csrf)?;
     let client = calls.accounts().map_err(failed)?;
-    let call = client.sign_in(accounts_pb::SignInRequest {
-        username: form.username.clone(),
-        password: form.password,
-    });
-    match crate::api::accounts::guarded(
-        &state,
-        &caller,
-        &form.username,
-        "too many failed sign-ins",
-        call,
-    )
-    .await
-    {
-        Ok(response) => Ok(signed_in(&viewer, &response)),
-        Err(error) => Ok(problem(&viewer, false, &form.username, &error)),
+    let (username, password) = (form.username, form.password);
+    let answer = if signing_up {
+        let call = client.create_account(accounts_pb::CreateAccountRequest {
+            username: username.clone(),
+            password,
+        });
+        crate::api::accounts::guarded(state, caller, &username, "too many failed sign-ups", call)
+            .await
+    } else {
+        let call = client.sign_in(accounts_pb::SignInRequest {
+            username: username.clone(),
+            password,
+        });
+        crate::api::accounts::guarded(state, caller, &username, "too many failed sign-ins", call)
+            .await
+    };
+    match answer {
+        Ok(response) => Ok(signed_in(viewer, &response)),
+        Err(error) => Ok(problem(viewer, signing_up, &username, &error)),
     }
 }
 
