@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use http::request::Parts;
-use kit::auth::{AuthError, Bearer, Caller};
+use kit::auth::{AccountCaller, AuthError, Bearer, Caller};
 use serde_json::json;
 
 use crate::ApiError;
@@ -97,6 +97,35 @@ impl FromRequestParts<AppState> for Calls {
     }
 }
 
+/// The account `bearer` speaks for, as the accounts service (briefly cached) says; a gateway
+/// without an accounts service knows no token. What the API's `Authorization` header and the
+/// web pages' session cookie are both verified by.
+pub(crate) async fn verify(state: &AppState, bearer: &Bearer) -> Result<AccountCaller, AuthError> {
+    match state.verifier() {
+        None => Err(AuthError::Invalid),
+        Some(verifier) => verifier.verify(bearer).await,
+    }
+}
+
+// `ApiError` lives for one response; boxing it would only add noise (as in every handler).
+#[allow(clippy::result_large_err)]
+/// Counts a request of `caller` (an account, else its client address) against the general
+/// rate limit: the API's and the web pages' requests alike.
+pub(crate) fn count(
+    state: &AppState,
+    caller: &Caller,
+    address: Option<IpAddr>,
+) -> Result<(), ApiError> {
+    let key = match caller {
+        Caller::Account(account) => RateKey::Account(account.id.clone()),
+        Caller::Anonymous => RateKey::Address(address),
+    };
+    state
+        .general_limit()
+        .check(&key)
+        .map_err(|wait| too_many("too many requests", wait))
+}
+
 /// Verifies the caller of every API request, counts it against the general limit, and hands
 /// the handler its [`Authenticated`].
 pub async fn authenticate(
@@ -122,21 +151,14 @@ pub async fn authenticate(
     };
     let caller = match &bearer {
         None => Caller::Anonymous,
-        Some(bearer) => match state.verifier() {
-            None => return unauthenticated(&AuthError::Invalid).into_response(),
-            Some(verifier) => match verifier.verify(bearer).await {
-                Ok(account) => Caller::Account(account),
-                Err(AuthError::Unavailable(cause)) => return ApiError::from(cause).into_response(),
-                Err(err) => return unauthenticated(&err).into_response(),
-            },
+        Some(bearer) => match verify(&state, bearer).await {
+            Ok(account) => Caller::Account(account),
+            Err(AuthError::Unavailable(cause)) => return ApiError::from(cause).into_response(),
+            Err(err) => return unauthenticated(&err).into_response(),
         },
     };
-    let key = match &caller {
-        Caller::Account(account) => RateKey::Account(account.id.clone()),
-        Caller::Anonymous => RateKey::Address(address),
-    };
-    if let Err(wait) = state.general_limit().check(&key) {
-        return too_many("too many requests", wait).into_response();
+    if let Err(refused) = count(&state, &caller, address) {
+        return refused.into_response();
     }
     request.extensions_mut().insert(Authenticated {
         caller,

@@ -30,8 +30,7 @@ use http::header::{
 use kit::auth::{AuthError, Bearer, Caller};
 
 use self::session::{CSRF_COOKIE, SESSION_COOKIE, Viewer};
-use crate::auth::Authenticated;
-use crate::limits::{RateKey, too_many};
+use crate::auth::{self, Authenticated};
 use crate::state::AppState;
 
 /// The pages' Content-Security-Policy: our own scripts and styles only (no `unsafe-inline`),
@@ -91,37 +90,28 @@ pub async fn attach(State(state): State<AppState>, mut request: Request, next: N
         _ => (session::new_csrf(), true),
     };
     let sent = session::cookie(headers, SESSION_COOKIE).filter(|token| !token.is_empty());
-    let mut stale = false;
-    let (caller, bearer) =
-        match sent.map(|token| Bearer::from_authorization(format!("Bearer {token}").as_bytes())) {
-            None => (Caller::Anonymous, None),
-            Some(Err(_)) => {
-                stale = true;
-                (Caller::Anonymous, None)
-            }
-            Some(Ok(bearer)) => match state.verifier() {
-                None => {
-                    stale = true;
-                    (Caller::Anonymous, None)
-                }
-                Some(verifier) => match verifier.verify(&bearer).await {
-                    Ok(account) => (Caller::Account(account), Some(bearer)),
-                    Err(AuthError::Unavailable(cause)) => {
-                        return answer::error_page(&crate::ApiError::from(cause)).into_response();
-                    }
-                    Err(_) => {
-                        stale = true;
-                        (Caller::Anonymous, None)
-                    }
-                },
+    let verified = match sent {
+        None => None,
+        Some(token) => Some(
+            match Bearer::from_authorization(format!("Bearer {token}").as_bytes()) {
+                Ok(bearer) => auth::verify(&state, &bearer)
+                    .await
+                    .map(|account| (account, bearer)),
+                Err(err) => Err(err),
             },
-        };
-    let key = match &caller {
-        Caller::Account(account) => RateKey::Account(account.id.clone()),
-        Caller::Anonymous => RateKey::Address(address),
+        ),
     };
-    if let Err(wait) = state.general_limit().check(&key) {
-        return too_many("too many requests", wait).into_response();
+    // A cookie that no longer verifies makes the page anonymous, and goes.
+    let (caller, bearer, stale) = match verified {
+        None => (Caller::Anonymous, None, false),
+        Some(Ok((account, bearer))) => (Caller::Account(account), Some(bearer), false),
+        Some(Err(AuthError::Unavailable(cause))) => {
+            return answer::error_page(&crate::ApiError::from(cause)).into_response();
+        }
+        Some(Err(_)) => (Caller::Anonymous, None, true),
+    };
+    if let Err(refused) = auth::count(&state, &caller, address) {
+        return refused.into_response();
     }
     let viewer = Viewer {
         caller: caller.clone(),
