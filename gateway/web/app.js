@@ -29,3 +29,8 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
     setTimeout(() => { button.textContent = label; }, 2000);
   });
 }
+
+// A picker marked `data-autosubmit` (the calculators dialog's) shows its choice at once.
+for (const select of document.querySelectorAll("select[data-autosubmit]")) {
+  select.addEventListener("change", () => select.form.requestSubmit());
+}

@@ -890,3 +890,233 @@ async fn the_lor_builder_reads_the_guides_code_and_checks_it_with_the_default_ru
     browser.screenshots("lor-deck-builder").await;
     browser.stop().await;
 }
+
+/// A calculator drawing one widget of every kind, with fixed figures to read back.
+const EVERY_WIDGET: &str = r##"export default function compute(pile, cardsById) {
+  let copies = 0;
+  Object.keys(pile).forEach((ref) => { copies += pile[ref]; });
+  return {
+    widgets: [
+      { kind: "stat", label: "<script>alert(1)</script>", value: copies, unit: "cards" },
+      { kind: "histogram", label: "Curve", buckets: [1, 4, 2], labels: ["1", "2", "3"] },
+      { kind: "donut", label: "Split", segments: [
+        { key: "a", label: "<b>A</b>", value: 3, color: "url(https://example.com/#x)" },
+        { key: "b", label: "B", value: 1, color: "#3a78e8" } ] },
+      { kind: "gauge", label: "Meter", segments: [
+        { key: "a", label: "A", value: 2, color: "" }, { key: "b", label: "B", value: 2, color: "" } ] },
+      { kind: "bars", label: "Bars", segments: [{ key: "a", label: "A", value: 5, color: "" }] },
+      { kind: "table", label: "Table", columns: ["Card", "Copies"], rows: [["One", 1], ["Two", 2]] },
+      { kind: "hypergeometric", label: "Odds", population: 60, successCount: 4, draws: 7, exactCounts: [1, 2] },
+      { kind: "ratio", label: "Ratio", numerator: 22, denominator: 12, format: "ratio" },
+      { kind: "ratio", label: "Nothing", numerator: 1, denominator: 0 },
+    ],
+  };
+}
+"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_calculators_dialog_draws_every_widget_kind_and_says_when_a_calculator_fails() {
+    let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let token = crate::ownership::session(&client, &api, "counter").await;
+    let make = |name: &'static str, source: &'static str| {
+        let client = client.clone();
+        let (api, token) = (api.clone(), token.clone());
+        async move {
+            let answer = client
+                .post(format!("{api}/riftbound/calculators"))
+                .bearer_auth(&token)
+                .json(&json!({"name": name, "source": source}))
+                .send()
+                .await
+                .expect("an answer");
+            assert_eq!(answer.status(), 201, "{name} is saved");
+            let body: serde_json::Value = answer.json().await.expect("JSON");
+            body["calculator"]["id"].as_str().expect("an id").to_owned()
+        }
+    };
+    let every = make("Every widget", EVERY_WIDGET).await;
+    let broken = make(
+        "Broken",
+        "export default function compute(pile, cardsById) {\n  return cardsById.nothing.name;\n}",
+    )
+    .await;
+
+    let browser = Browser::start().await;
+    browser.go(&format!("{site}/signin")).await;
+    browser.fill("#username", "counter").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "counter").await;
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
+    let sample = text_blocks(section).remove(0);
+    browser
+        .go(&format!(
+            "{site}/riftbound/deck-builder?import={}",
+            url_escape(&sample)
+        ))
+        .await;
+    browser.wait_for("#deck-issues").await;
+
+    // The button opens the dialog on the game's default: every chart a drawing of its own.
+    browser.click("#open-calculators").await;
+    browser.wait_for("#calculators figure.widget").await;
+    let groups = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('#calculator optgroup')].map(g => g.label);",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    assert_eq!(groups, json!(["Defaults", "Your calculators"]));
+    let per_widget = "return [...document.querySelectorAll('#calculators figure.widget')].map(f => \
+        [f.dataset.kind, f.querySelectorAll('svg.chart').length, f.querySelectorAll('table').length]);";
+    let drawn = browser
+        .client
+        .execute(per_widget, vec![])
+        .await
+        .expect("a script");
+    let drawn: Vec<(String, usize, usize)> = serde_json::from_value(drawn).expect("triples");
+    assert!(drawn.len() >= 4, "Deck breakdown's widgets: {drawn:?}");
+    for (kind, svgs, tables) in &drawn {
+        if kind == "table" {
+            assert_eq!((*svgs, *tables), (0, 1), "{drawn:?}");
+        } else {
+            assert_eq!(*svgs, 1, "one drawing per {kind}: {drawn:?}");
+        }
+    }
+    browser.screenshots("calculators-default").await;
+
+    // Picking one of the viewer's own: the picker submits itself.
+    browser
+        .client
+        .find(Locator::Css("#calculator"))
+        .await
+        .expect("the picker")
+        .select_by_value(&every)
+        .await
+        .expect("picked");
+    browser
+        .wait_text(
+            "#calculators figure.widget[data-kind='bars'] figcaption",
+            "Bars",
+        )
+        .await;
+    let drawn = browser
+        .client
+        .execute(per_widget, vec![])
+        .await
+        .expect("a script");
+    let drawn: Vec<(String, usize, usize)> = serde_json::from_value(drawn).expect("triples");
+    let kinds: Vec<&str> = drawn.iter().map(|(kind, _, _)| kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "stat",
+            "histogram",
+            "donut",
+            "gauge",
+            "bars",
+            "table",
+            "hypergeometric",
+            "ratio",
+            "ratio"
+        ]
+    );
+    let svgs: usize = drawn.iter().map(|(_, svgs, _)| svgs).sum();
+    assert_eq!(svgs, 8, "one SVG per widget but the table: {drawn:?}");
+    let stat = browser
+        .text("#calculators figure.widget[data-kind='stat']")
+        .await;
+    assert!(stat.contains("<script>alert(1)</script>"), "{stat}");
+    assert!(stat.contains(" cards"), "{stat}");
+    assert_eq!(
+        browser.count("#calculators script, #calculators b").await,
+        0
+    );
+    let ratios = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('#calculators figure[data-kind=ratio] svg')].map(s => s.textContent.trim());",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    assert_eq!(ratios, json!(["11:6", "No data"]));
+    let odds = browser
+        .text("#calculators figure.widget[data-kind='hypergeometric']")
+        .await;
+    assert!(
+        odds.contains("39.9%"),
+        "P(X ≥ 1) of 4 in 60, 7 drawn: {odds}"
+    );
+    assert!(
+        odds.contains("P(X = 1)") && odds.contains("P(X = 2)"),
+        "{odds}"
+    );
+    let fills = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('#calculators figure[data-kind=donut] svg.chart circle[stroke-dasharray]')].map(c => c.getAttribute('stroke'));",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    let fills: Vec<String> = serde_json::from_value(fills).expect("colors");
+    assert_eq!(fills.len(), 2);
+    assert!(
+        fills[0].starts_with('#') && fills[1] == "#3a78e8",
+        "{fills:?}"
+    );
+    browser.screenshots("calculators").await;
+    browser
+        .client
+        .set_window_size(360, 800)
+        .await
+        .expect("resized");
+    assert!(browser.fits().await, "the dashboard fits a 360 px phone");
+    browser
+        .client
+        .set_window_size(1280, 900)
+        .await
+        .expect("resized");
+
+    // A calculator that throws says the guide's sentence, and the script's message under it.
+    let url = browser.client.current_url().await.expect("a url");
+    let failing = url.as_str().replace(&every, &broken);
+    browser.go(&failing).await;
+    let said = browser.wait_for("#calculator-failed").await;
+    assert!(
+        said.starts_with("This calculator could not run. Its script may have an error."),
+        "{said}"
+    );
+
+    // The shared deck's page opens it without an account: the defaults only.
+    let share = browser
+        .client
+        .find(Locator::Css("#share"))
+        .await
+        .expect("a share link")
+        .attr("href")
+        .await
+        .expect("its address")
+        .expect("an href");
+    let anonymous = reqwest::get(format!("{site}{share}?calc=riftbound-deck-breakdown"))
+        .await
+        .expect("the page")
+        .text()
+        .await
+        .expect("its text");
+    assert!(
+        anonymous.contains("<optgroup label=\"Defaults\">"),
+        "{anonymous}"
+    );
+    assert!(!anonymous.contains("Your calculators"));
+    assert!(!anonymous.contains("Every widget"));
+    assert!(anonymous.contains("<figure class=\"widget\""));
+    browser.stop().await;
+}

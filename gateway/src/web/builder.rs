@@ -137,6 +137,9 @@ struct BuilderParams {
     /// One of the viewer's saved decks to open.
     #[serde(default)]
     saved: String,
+    /// The calculator the calculators dialog shows (the dialog is closed without it).
+    #[serde(default)]
+    calc: String,
 }
 
 /// The address of the builder with `deck` (and the search `q`).
@@ -173,6 +176,49 @@ fn cards_in<'a>(
         .iter()
         .filter(move |pile| pile.name == name)
         .flat_map(|pile| &pile.cards)
+}
+
+/// `href` with the calculators dialog open on `calculator`.
+fn with_calculator(href: &str, calculator: &str) -> String {
+    let joint = if href.contains('?') { '&' } else { '?' };
+    format!("{href}{joint}calc={}", urlencode(calculator))
+}
+
+/// The game's default calculator: the one the dialog opens on.
+fn default_calculator(slug: &str) -> String {
+    format!("{slug}-deck-breakdown")
+}
+
+/// The calculators dialog over `deck`, when the page's address asks for it.
+async fn calculators_dialog(
+    calls: &Calls,
+    game: Game,
+    deck: &decks_pb::SharedDeck,
+    picked: &str,
+    page: &str,
+    hidden: Vec<(&'static str, String)>,
+) -> Option<Markup> {
+    if picked.is_empty() || deck.piles.iter().all(|pile| pile.cards.is_empty()) {
+        return None;
+    }
+    let mut pile = std::collections::BTreeMap::new();
+    for kind in layout(game) {
+        if kind.role == scripts_pb::PileRole::Sideboard {
+            continue;
+        }
+        for card in cards_in(deck, kind.name) {
+            *pile.entry(card.r#ref.clone()).or_insert(0) += card.count;
+        }
+    }
+    let action = page.split('?').next().unwrap_or(page).to_owned();
+    let view = super::calculators::DeckView {
+        game,
+        pile,
+        close: page.to_owned(),
+        action,
+        hidden,
+    };
+    Some(super::calculators::dialog(calls, &view, picked).await)
 }
 
 /// Opens `code` (a share code, or any code or list the game imports).
@@ -450,12 +496,19 @@ async fn builder_page(
         query.append_pair(verb, reference).append_pair("pile", pile);
         format!("/{slug}/deck-builder?{}", query.finish())
     };
+    let here = builder_href(slug, &code, &params.q);
+    let mut hidden = vec![("deck", code.clone())];
+    if !params.q.is_empty() {
+        hidden.push(("q", params.q.clone()));
+    }
+    let dialog = calculators_dialog(calls, game, &deck, &params.calc, &here, hidden).await;
     let title = format!("{name} deck builder");
     Ok(page(
         viewer,
         &title,
         html! {
             h1 { (title) }
+            @if let Some(dialog) = dialog { (dialog) }
             div class="builder" {
                 section class="deck" aria-labelledby="deck-heading" {
                     h2 id="deck-heading" { "Deck" }
@@ -520,7 +573,11 @@ async fn builder_page(
                     @if let Some(exports) = &deck.exports {
                         section class="exports" {
                             h3 { "Share" }
-                            p { a id="share" href={ "/" (slug) "/decks/" (urlencode(&exports.share_code)) } { "Share link" } }
+                            p class="actions" {
+                                a id="share" href={ "/" (slug) "/decks/" (urlencode(&exports.share_code)) } { "Share link" }
+                                " "
+                                (super::calculators::button(&with_calculator(&here, &default_calculator(slug))))
+                            }
                             label for="deck-list" { "Deck list" }
                             textarea id="deck-list" readonly rows="4" { (exports.deck_list) }
                             button type="button" class="secondary" data-copy="deck-list" hidden { "Copy deck list" }
@@ -591,17 +648,25 @@ async fn shared(
     viewer: Viewer,
     calls: Calls,
     Path((slug, code)): Path<(String, String)>,
+    Query(params): Query<SharedParams>,
 ) -> PageResult {
     let (game, name) = known_game(&slug)?;
     let deck = open(&calls, game, &code).await?;
     let share = share_code(&deck);
+    let here = format!("/{slug}/decks/{}", urlencode(&code));
+    let dialog = calculators_dialog(&calls, game, &deck, &params.calc, &here, Vec::new()).await;
     let title = format!("{name} deck");
     Ok(page(
         &viewer,
         &title,
         html! {
             h1 { (title) }
-            p { a class="button" id="open-in-builder" href=(builder_href(&slug, &share, "")) { "Open in deck builder" } }
+            p class="actions" {
+                a class="button" id="open-in-builder" href=(builder_href(&slug, &share, "")) { "Open in deck builder" }
+                " "
+                (super::calculators::button(&with_calculator(&here, &default_calculator(&slug))))
+            }
+            @if let Some(dialog) = dialog { (dialog) }
             // The game's piles in the builder's order, each that holds cards.
             @for kind in layout(game) {
                 @let cards: Vec<&decks_pb::PileCard> = cards_in(&deck, kind.name).collect();
@@ -622,6 +687,13 @@ async fn shared(
         },
     )
     .into_response())
+}
+
+/// A shared deck's query string: the calculators dialog.
+#[derive(Debug, Default, Deserialize)]
+struct SharedParams {
+    #[serde(default)]
+    calc: String,
 }
 
 /// The fields of the save form.

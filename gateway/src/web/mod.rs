@@ -10,6 +10,8 @@
 pub mod answer;
 pub mod assets;
 mod builder;
+mod calculators;
+mod charts;
 mod layout;
 mod pages;
 pub mod session;
