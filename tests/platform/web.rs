@@ -1120,3 +1120,139 @@ async fn the_calculators_dialog_draws_every_widget_kind_and_says_when_a_calculat
     assert!(anonymous.contains("<figure class=\"widget\""));
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_builders_rule_pickers_offer_built_ins_and_the_players_own_and_the_address_keeps_them()
+{
+    let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let token = crate::ownership::session(&client, &api, "picker").await;
+    let answer = client
+        .post(format!("{api}/riftbound/rulesets"))
+        .bearer_auth(&token)
+        .json(&json!({
+            "name": "Never <b>legal</b>",
+            "scope": "deck",
+            "source": "export default function validateDeck(deck) {\n  return { valid: false, issues: [{ code: \"no\", message: \"Not in <my> house.\" }] };\n}",
+        }))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), 201);
+    let body: serde_json::Value = answer.json().await.expect("JSON");
+    let own = body["ruleset"]["id"].as_str().expect("an id").to_owned();
+
+    let browser = Browser::start().await;
+    browser.go(&format!("{site}/signin")).await;
+    browser.fill("#username", "picker").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "picker").await;
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
+    let sample = text_blocks(section).remove(0);
+    browser
+        .go(&format!(
+            "{site}/riftbound/deck-builder?import={}",
+            url_escape(&sample)
+        ))
+        .await;
+    browser.wait_for("#deck-issues").await;
+    let summary = browser.text("details.rules summary").await;
+    assert_eq!(summary, "Rules: Standard · Riftbound constructed");
+
+    // The whole-deck rule: the player's own, under its group, its message unprefixed.
+    browser.click("details.rules summary").await;
+    let groups = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('#pick-rule optgroup')].map(g => [g.label, g.children.length]);",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    let groups: Vec<(String, usize)> = serde_json::from_value(groups).expect("groups");
+    assert_eq!(groups[0].0, "Built-in");
+    assert_eq!(groups[1], ("Your rulesets".to_owned(), 1));
+    let pick = |css: &'static str, value: String| {
+        let browser = &browser;
+        async move {
+            browser
+                .client
+                .find(Locator::Css(css))
+                .await
+                .expect("a picker")
+                .select_by_value(&value)
+                .await
+                .expect("picked");
+        }
+    };
+    pick("#pick-rule", own.clone()).await;
+    // The Main Deck pile without its zone rule: its 40-card message goes.
+    pick("#pick-zone-main", "none".to_owned()).await;
+    browser.click("form.rule-pickers button").await;
+    browser.wait_for("#deck-issues").await;
+    let mut whole = String::new();
+    for _ in 0..100 {
+        whole = browser.text("#deck-issues").await;
+        if whole.contains("Not in <my> house.") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(whole.contains("Not in <my> house."), "{whole}");
+    assert!(
+        !whole.contains("Main Deck: The main deck must contain exactly 40 cards."),
+        "{whole}"
+    );
+    assert_eq!(
+        browser
+            .count("section.pile[data-pile='main'] .pile-issues")
+            .await,
+        0
+    );
+    assert_eq!(
+        browser.text("details.rules summary").await,
+        "Rules: Standard · Never <b>legal</b>"
+    );
+
+    // A change to the deck keeps the rules: they are in the address.
+    browser
+        .click("section.pile[data-pile='main'] li a[aria-label^='One more']")
+        .await;
+    browser.wait_for("#deck-issues").await;
+    let url = browser.client.current_url().await.expect("a url");
+    let pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
+    assert!(
+        pairs.contains(&("rule".to_owned(), own.clone())),
+        "{pairs:?}"
+    );
+    assert!(
+        pairs.contains(&("zone-main".to_owned(), "none".to_owned())),
+        "{pairs:?}"
+    );
+    assert!(
+        browser
+            .text("#deck-issues")
+            .await
+            .contains("Not in <my> house.")
+    );
+
+    // Another visitor opening the same address sees no option for a ruleset not theirs, and
+    // the rule cannot be read for them: the builder says so instead of showing the deck legal.
+    let anonymous = reqwest::get(url.as_str())
+        .await
+        .expect("the page")
+        .text()
+        .await
+        .expect("its text");
+    assert!(!anonymous.contains("Your rulesets"));
+    assert!(
+        anonymous.contains("id=\"rules-failed\""),
+        "a rule the visitor may not use is not passed over silently"
+    );
+    browser.screenshots("deck-builder-rules").await;
+    browser.stop().await;
+}

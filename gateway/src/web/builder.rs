@@ -23,7 +23,10 @@ use proto::scripts::v1 as scripts_pb;
 use proto::search::v1::SearchRequest;
 use serde::Deserialize;
 
+use std::collections::BTreeMap;
+
 use super::answer::{PageResult, failed, known_game};
+use super::deck_rules::{self, Rules, Zone};
 use super::layout::{page, urlencode};
 use super::session::Viewer;
 use crate::ApiError;
@@ -140,16 +143,33 @@ struct BuilderParams {
     /// The calculator the calculators dialog shows (the dialog is closed without it).
     #[serde(default)]
     calc: String,
+    /// The card ruleset and whole-deck rule picked (empty: the game's defaults).
+    #[serde(default)]
+    card: String,
+    #[serde(default)]
+    rule: String,
+    /// The zone rules picked, `zone-<pile>`.
+    #[serde(flatten)]
+    rest: BTreeMap<String, String>,
 }
 
-/// The address of the builder with `deck` (and the search `q`).
-fn builder_href(game: &str, deck: &str, q: &str) -> String {
+impl BuilderParams {
+    fn rules(&self) -> Rules {
+        Rules::read(&self.card, &self.rule, &self.rest)
+    }
+}
+
+/// The address of the builder with `deck` (and the search `q`), checked by `rules`.
+fn builder_href(game: &str, deck: &str, q: &str, rules: &Rules) -> String {
     let mut query = url::form_urlencoded::Serializer::new(String::new());
     if !deck.is_empty() {
         query.append_pair("deck", deck);
     }
     if !q.is_empty() {
         query.append_pair("q", q);
+    }
+    for (key, value) in rules.pairs() {
+        query.append_pair(&key, &value);
     }
     let query = query.finish();
     if query.is_empty() {
@@ -196,7 +216,7 @@ async fn calculators_dialog(
     deck: &decks_pb::SharedDeck,
     picked: &str,
     page: &str,
-    hidden: Vec<(&'static str, String)>,
+    hidden: Vec<(String, String)>,
 ) -> Option<Markup> {
     if picked.is_empty() || deck.piles.iter().all(|pile| pile.cards.is_empty()) {
         return None;
@@ -286,12 +306,38 @@ async fn changed(
     Ok(exported.text)
 }
 
-/// Checks the deck with the game's default rules; `Err` is a rule that could not run, said as
-/// the builder says it.
+/// The game's piles as the rule pickers list them.
+fn zones(game: Game) -> Vec<Zone<'static>> {
+    layout(game)
+        .iter()
+        .filter(|kind| kind.role != scripts_pb::PileRole::Sideboard)
+        .map(|kind| Zone {
+            name: kind.name,
+            label: kind.label,
+            default: kind.zone_rule,
+        })
+        .collect()
+}
+
+/// A pile's zone rule under `rules` (the sideboard has none).
+fn zone_rule<'a>(rules: &'a Rules, kind: &'a PileKind) -> Option<&'a str> {
+    if kind.role == scripts_pb::PileRole::Sideboard {
+        return None;
+    }
+    rules.zone_rule(&Zone {
+        name: kind.name,
+        label: kind.label,
+        default: kind.zone_rule,
+    })
+}
+
+/// Checks the deck with `rules` (the game's defaults where none is picked); `Err` is a rule
+/// that could not run, said as the builder says it.
 async fn check(
     calls: &Calls,
     game: Game,
     deck: &decks_pb::SharedDeck,
+    rules: &Rules,
 ) -> Result<scripts_pb::ValidateDeckResponse, String> {
     let (card_rule, deck_rule) = default_rules(game);
     let piles = layout(game)
@@ -305,7 +351,7 @@ async fn check(
                     count: card.count,
                 })
                 .collect(),
-            zone_rule: kind.zone_rule.map(by_id),
+            zone_rule: zone_rule(rules, kind).map(by_id),
         })
         .collect();
     let scripts = calls
@@ -315,8 +361,8 @@ async fn check(
         .validate_deck(scripts_pb::ValidateDeckRequest {
             game: proto::game::to_wire(game),
             piles,
-            card_rule: Some(by_id(card_rule)),
-            deck_rule: Some(by_id(deck_rule)),
+            card_rule: rules.card_rule(card_rule).map(by_id),
+            deck_rule: rules.deck_rule(deck_rule).map(by_id),
             deckset_rule: None,
             context_json: None,
         })
@@ -348,7 +394,9 @@ async fn builder(
             .await
             .map_err(failed)?;
         let code = share_code(&deck);
-        return Ok(Redirect::to(&builder_href(&game_slug, &code, "")).into_response());
+        return Ok(
+            Redirect::to(&builder_href(&game_slug, &code, "", &params.rules())).into_response(),
+        );
     }
     if !params.import.trim().is_empty() {
         let deck = match open(&calls, game, &params.import).await {
@@ -384,7 +432,10 @@ async fn builder(
             .into_response());
         }
         let code = share_code(&deck);
-        return Ok(Redirect::to(&builder_href(&game_slug, &code, &params.q)).into_response());
+        return Ok(
+            Redirect::to(&builder_href(&game_slug, &code, &params.q, &params.rules()))
+                .into_response(),
+        );
     }
     if !params.add.is_empty() || !params.remove.is_empty() {
         let deck = if params.deck.is_empty() {
@@ -409,7 +460,10 @@ async fn builder(
             ))));
         }
         let code = changed(&calls, game, &deck, reference, pile, delta).await?;
-        return Ok(Redirect::to(&builder_href(&game_slug, &code, &params.q)).into_response());
+        return Ok(
+            Redirect::to(&builder_href(&game_slug, &code, &params.q, &params.rules()))
+                .into_response(),
+        );
     }
     let deck = if params.deck.is_empty() {
         None
@@ -445,7 +499,7 @@ async fn builder_page(
 ) -> Result<Markup, Response> {
     let deck = deck.unwrap_or_default();
     let verdict = if deck.piles.iter().any(|pile| !pile.cards.is_empty()) {
-        Some(check(calls, game, &deck).await)
+        Some(check(calls, game, &deck, &params.rules()).await)
     } else {
         None
     };
@@ -481,6 +535,7 @@ async fn builder_page(
     };
     let kinds = layout(game);
     let code = share_code(&deck);
+    let rules = params.rules();
     let issues: Vec<&scripts_pb::DeckIssue> = match &verdict {
         Some(Ok(answer)) => answer.issues.iter().collect(),
         _ => Vec::new(),
@@ -493,15 +548,36 @@ async fn builder_page(
         if !params.q.is_empty() {
             query.append_pair("q", &params.q);
         }
+        for (key, value) in rules.pairs() {
+            query.append_pair(&key, &value);
+        }
         query.append_pair(verb, reference).append_pair("pile", pile);
         format!("/{slug}/deck-builder?{}", query.finish())
     };
-    let here = builder_href(slug, &code, &params.q);
-    let mut hidden = vec![("deck", code.clone())];
-    if !params.q.is_empty() {
-        hidden.push(("q", params.q.clone()));
+    let here = builder_href(slug, &code, &params.q, &rules);
+    // What the page's forms carry besides their own fields: the deck and search, and the rules.
+    let mut deck_and_search: Vec<(String, String)> = Vec::new();
+    if !code.is_empty() {
+        deck_and_search.push(("deck".to_owned(), code.clone()));
     }
-    let dialog = calculators_dialog(calls, game, &deck, &params.calc, &here, hidden).await;
+    if !params.q.is_empty() {
+        deck_and_search.push(("q".to_owned(), params.q.clone()));
+    }
+    let everything: Vec<(String, String)> = deck_and_search
+        .iter()
+        .cloned()
+        .chain(rules.pairs())
+        .collect();
+    let rule_pickers = deck_rules::pickers(
+        &format!("/{slug}/deck-builder"),
+        &deck_and_search,
+        &deck_rules::offered(calls, game).await,
+        &rules,
+        default_rules(game),
+        &zones(game),
+    );
+    let dialog =
+        calculators_dialog(calls, game, &deck, &params.calc, &here, everything.clone()).await;
     let title = format!("{name} deck builder");
     Ok(page(
         viewer,
@@ -512,7 +588,9 @@ async fn builder_page(
             div class="builder" {
                 section class="deck" aria-labelledby="deck-heading" {
                     h2 id="deck-heading" { "Deck" }
+                    (rule_pickers)
                     form method="get" action={ "/" (slug) "/deck-builder" } class="stack import" {
+                        @for (key, value) in &rules.pairs() { input type="hidden" name=(key) value=(value); }
                         label for="import" { "Import a deck" }
                         textarea id="import" name="import" rows="4"
                             placeholder="Paste a deck code or a deck list" {}
@@ -597,6 +675,7 @@ async fn builder_page(
                             form method="post" action={ "/" (slug) "/deck-builder/save" } class="stack" id="save" {
                                 (super::layout::csrf_field(viewer))
                                 input type="hidden" name="deck" value=(code);
+                                @for (key, value) in &rules.pairs() { input type="hidden" name=(key) value=(value); }
                                 label for="deck-name" { "Save as" }
                                 input id="deck-name" name="name" required maxlength="100";
                                 label { input type="checkbox" name="public" value="on"; " Public" }
@@ -616,6 +695,7 @@ async fn builder_page(
                     h2 id="find-heading" { "Find cards" }
                     form method="get" action={ "/" (slug) "/deck-builder" } role="search" class="search" {
                         @if !code.is_empty() { input type="hidden" name="deck" value=(code); }
+                        @for (key, value) in &rules.pairs() { input type="hidden" name=(key) value=(value); }
                         label for="q" { "Search" }
                         input id="q" type="search" name="q" value=(params.q) autocomplete="off";
                         button type="submit" { "Search" }
@@ -662,7 +742,7 @@ async fn shared(
         html! {
             h1 { (title) }
             p class="actions" {
-                a class="button" id="open-in-builder" href=(builder_href(&slug, &share, "")) { "Open in deck builder" }
+                a class="button" id="open-in-builder" href=(builder_href(&slug, &share, "", &Rules::default())) { "Open in deck builder" }
                 " "
                 (super::calculators::button(&with_calculator(&here, &default_calculator(&slug))))
             }
@@ -706,6 +786,12 @@ struct SaveForm {
     #[serde(default)]
     name: String,
     public: Option<String>,
+    #[serde(default)]
+    card: String,
+    #[serde(default)]
+    rule: String,
+    #[serde(flatten)]
+    rest: BTreeMap<String, String>,
 }
 
 fn rule_ref(id: &str) -> Option<decks_pb::RuleRef> {
@@ -730,6 +816,7 @@ async fn save(
     let (game, name) = known_game(&slug)?;
     let deck = open(&calls, game, &form.deck).await?;
     let (card_rule, deck_rule) = default_rules(game);
+    let rules = Rules::read(&form.card, &form.rule, &form.rest);
     let piles = layout(game)
         .iter()
         .enumerate()
@@ -746,7 +833,7 @@ async fn save(
                     count: card.count,
                 })
                 .collect(),
-            zone_rule: kind.zone_rule.and_then(rule_ref),
+            zone_rule: zone_rule(&rules, kind).and_then(rule_ref),
             column: u32::try_from(order).unwrap_or(0),
             order: 0,
             view: None,
@@ -768,8 +855,8 @@ async fn save(
             layout: layout_kind.into(),
             piles,
             rules: Some(decks_pb::DeckRules {
-                card_rule: rule_ref(card_rule),
-                deck_rule: rule_ref(deck_rule),
+                card_rule: rules.card_rule(card_rule).and_then(rule_ref),
+                deck_rule: rules.deck_rule(deck_rule).and_then(rule_ref),
                 deckset_rule: None,
             }),
         })
@@ -792,7 +879,7 @@ async fn save(
                     ul { @for warning in &saved.warnings { li { (warning.message) } } }
                 }
             }
-            p { a href=(builder_href(&slug, &form.deck, "")) { "Back to the deck builder" } }
+            p { a href=(builder_href(&slug, &form.deck, "", &rules)) { "Back to the deck builder" } }
         },
     )
     .into_response())

@@ -15,7 +15,7 @@ use crate::auth::Calls;
 
 /// The deck the dialog runs over, how to get back to the page without it, and how the picker's
 /// form keeps the page's other parameters.
-pub struct DeckView<'a> {
+pub struct DeckView {
     pub game: Game,
     /// Card ref → copies: every pile but the sideboard, counted together.
     pub pile: BTreeMap<String, u32>,
@@ -23,7 +23,7 @@ pub struct DeckView<'a> {
     pub close: String,
     /// Where the picker's form goes, and the fields it carries besides `calc`.
     pub action: String,
-    pub hidden: Vec<(&'a str, String)>,
+    pub hidden: Vec<(String, String)>,
 }
 
 /// The "Calculators" button: opens the dialog on the game's first calculator.
@@ -44,7 +44,7 @@ pub fn button(open: &str) -> Markup {
 }
 
 /// The dialog with `picked` (or the first calculator offered) run over the deck.
-pub async fn dialog(calls: &Calls, deck: &DeckView<'_>, picked: &str) -> Markup {
+pub async fn dialog(calls: &Calls, deck: &DeckView, picked: &str) -> Markup {
     let game = proto::game::to_wire(deck.game);
     let offered = match calls.calculators() {
         Ok(client) => client
@@ -123,7 +123,7 @@ pub async fn dialog(calls: &Calls, deck: &DeckView<'_>, picked: &str) -> Markup 
     )
 }
 
-fn frame(deck: &DeckView<'_>, content: Markup) -> Markup {
+fn frame(deck: &DeckView, content: Markup) -> Markup {
     html! {
         dialog id="calculators" open aria-labelledby="calculators-heading" {
             div class="dialog-head" {

@@ -12,6 +12,7 @@ pub mod assets;
 mod builder;
 mod calculators;
 mod charts;
+mod deck_rules;
 mod layout;
 mod pages;
 pub mod session;
