@@ -780,6 +780,69 @@ async fn rulesets_are_saved_from_settings_an_unsafe_one_refused_at_its_line_and_
     );
     browser.screenshots("rulesets").await;
 
+    // Its row's actions: shared, duplicated, hidden from the pickers, the copy deleted.
+    let row = "table.rulesets tbody tr";
+    browser
+        .click(&format!("{row} button[aria-label='Make public {hostile}']"))
+        .await;
+    browser
+        .wait_text(&format!("{row} td:nth-child(4)"), "public")
+        .await;
+    browser
+        .click(&format!("{row} button[aria-label='Duplicate {hostile}']"))
+        .await;
+    for _ in 0..100 {
+        if browser.count(row).await == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(browser.count(row).await, 2, "the original and its copy");
+    let shared = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('table.rulesets tbody tr td:nth-child(4)')].map(c => c.textContent);",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    let mut shared: Vec<String> = serde_json::from_value(shared).expect("texts");
+    shared.sort();
+    assert_eq!(shared, ["private", "public"], "a duplicate starts private");
+    let copy = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('table.rulesets tbody tr')].find(r => r.children[3].textContent === 'private').dataset.id;",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    let copy = format!("{row}[data-id='{}']", copy.as_str().expect("an id"));
+    browser
+        .click(&format!("{copy} button[aria-label^='Hide']"))
+        .await;
+    browser.wait_for(&format!("{copy} .badge")).await;
+    assert!(
+        browser
+            .text(&copy)
+            .await
+            .contains("Hidden from rule pickers")
+    );
+    browser
+        .click(&format!("{copy} button[aria-label^='Delete']"))
+        .await;
+    for _ in 0..100 {
+        if browser.count(row).await == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(browser.count(row).await, 1);
+    assert!(
+        browser.count("table.built-in tbody tr").await > 0,
+        "the built-in rules are listed"
+    );
+
     // Another account sees none of it; anonymous is sent to sign in.
     let other = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())

@@ -33,6 +33,109 @@ pub fn routes() -> Router<AppState> {
         .route("/settings/tokens/{id}/revoke", post(revoke_token))
         .route("/users/{username}", get(profile))
         .route("/settings/rulesets", get(rulesets).post(create_ruleset))
+        .route("/settings/rulesets/{id}", post(act_on_ruleset))
+}
+
+/// One action on something the viewer owns: a button in its own small form, named for what
+/// it acts on (`Duplicate Two-of`) so a screen reader tells the rows apart.
+pub fn action_button(
+    viewer: &Viewer,
+    path: &str,
+    game: &str,
+    action: &str,
+    label: &str,
+    on: &str,
+) -> Markup {
+    html! {
+        form method="post" action=(path) class="inline" {
+            (csrf_field(viewer))
+            input type="hidden" name="game" value=(game);
+            input type="hidden" name="action" value=(action);
+            button type="submit" class="secondary small" aria-label={ (label) " " (on) } { (label) }
+        }
+    }
+}
+
+/// The fields of an action's form.
+#[derive(Debug, Deserialize)]
+pub struct ActionForm {
+    #[serde(default)]
+    pub csrf: String,
+    #[serde(default)]
+    pub game: String,
+    #[serde(default)]
+    pub action: String,
+}
+
+/// Switches a ruleset on or off, shares or unshares it, duplicates it, brings a saved copy up
+/// to date, or deletes it, then shows the list again.
+async fn act_on_ruleset(
+    viewer: Viewer,
+    calls: Calls,
+    Path(id): Path<String>,
+    Form(form): Form<ActionForm>,
+) -> PageResult {
+    check_csrf(&viewer, &form.csrf)?;
+    signed_in(&viewer)?;
+    let (slug, game) = settings_game(&form.game)?;
+    let game = proto::game::to_wire(game);
+    let scripts = calls.scripts().map_err(failed)?;
+    let update = |enabled: Option<bool>, public: Option<bool>| scripts_pb::UpdateRulesetRequest {
+        game,
+        id: id.clone(),
+        name: None,
+        source: None,
+        public,
+        enabled,
+        direct_bans: None,
+    };
+    let done = match form.action.as_str() {
+        "show" => scripts
+            .update_ruleset(update(Some(true), None))
+            .await
+            .map(drop),
+        "hide" => scripts
+            .update_ruleset(update(Some(false), None))
+            .await
+            .map(drop),
+        "public" => scripts
+            .update_ruleset(update(None, Some(true)))
+            .await
+            .map(drop),
+        "private" => scripts
+            .update_ruleset(update(None, Some(false)))
+            .await
+            .map(drop),
+        "duplicate" => scripts
+            .duplicate_ruleset(scripts_pb::DuplicateRulesetRequest {
+                game,
+                id: id.clone(),
+            })
+            .await
+            .map(drop),
+        "update" => scripts
+            .update_ruleset_copy(scripts_pb::UpdateRulesetCopyRequest {
+                game,
+                id: id.clone(),
+            })
+            .await
+            .map(drop),
+        "delete" => scripts
+            .delete_ruleset(scripts_pb::DeleteRulesetRequest {
+                game,
+                id: id.clone(),
+            })
+            .await
+            .map(drop),
+        other => {
+            return Err(failed(crate::ApiError::invalid_argument(format!(
+                "no action `{}` on a ruleset",
+                kit::status::quote(other)
+            ))));
+        }
+    };
+    done.map_err(failed)?;
+    Ok(Redirect::to(&format!("/settings/rulesets?game={slug}")).into_response())
 }
 
 /// Sends a visitor who is not signed in to the sign-in page.
@@ -276,6 +379,18 @@ struct Refusal {
     issues: Vec<scripts_pb::SafetyIssue>,
 }
 
+/// "View code" for each ruleset of a list: its source, line by line.
+fn view_code(rulesets: &[&scripts_pb::Ruleset]) -> Markup {
+    html! {
+        @for ruleset in rulesets {
+            details class="view-code" {
+                summary { "View code: " (ruleset.name) }
+                (annotated(&ruleset.source, &[]))
+            }
+        }
+    }
+}
+
 /// The source with its lines numbered and each issue under its line.
 fn annotated(source: &str, issues: &[scripts_pb::SafetyIssue]) -> Markup {
     html! {
@@ -311,11 +426,8 @@ async fn rulesets_page(
         })
         .await
         .map_err(failed)?;
-    let own: Vec<&scripts_pb::Ruleset> = listed
-        .rulesets
-        .iter()
-        .filter(|ruleset| !ruleset.built_in)
-        .collect();
+    let (built_in, own): (Vec<&scripts_pb::Ruleset>, Vec<&scripts_pb::Ruleset>) =
+        listed.rulesets.iter().partition(|ruleset| ruleset.built_in);
     let name = game_name(slug).unwrap_or(slug);
     let scope = if form.scope.is_empty() {
         "deck"
@@ -336,19 +448,47 @@ async fn rulesets_page(
             @if own.is_empty() {
                 p { "None yet." }
             } @else {
-                table class="rulesets" {
-                    thead { tr { th scope="col" { "Name" } th scope="col" { "Checks" } th scope="col" { "Version" } th scope="col" { "Shared" } } }
+                div class="table-scroll" { table class="rulesets" {
+                    thead { tr { th scope="col" { "Name" } th scope="col" { "Checks" } th scope="col" { "Version" } th scope="col" { "Shared" } th scope="col" { "Actions" } } }
                     tbody { @for ruleset in &own {
-                        tr {
+                        @let path = format!("/settings/rulesets/{}", super::layout::urlencode(&ruleset.id));
+                        @let act = |action: &str, label: &str| action_button(viewer, &path, slug, action, label, &ruleset.name);
+                        tr data-id=(ruleset.id) {
                             td { (ruleset.name)
+                                 @if ruleset.downloaded { " " span class="badge" { "Downloaded" } }
+                                 @if !ruleset.enabled { " " span class="badge" { "Hidden from rule pickers" } }
                                  @if ruleset.update_available { " " span class="warning" { "Update available" } } }
                             td { (scope_name(ruleset.scope)) }
                             td { (ruleset.version) }
-                            td { @if ruleset.public { "public" } @else { "private" } }
+                            td { @if ruleset.downloaded { "saved copy" } @else if ruleset.public { "public" } @else { "private" } }
+                            td class="actions" {
+                                @if ruleset.enabled { (act("hide", "Hide")) } @else { (act("show", "Show")) }
+                                @if !ruleset.downloaded {
+                                    @if ruleset.public { (act("private", "Make private")) } @else { (act("public", "Make public")) }
+                                }
+                                @if ruleset.update_available { (act("update", "Update")) }
+                                (act("duplicate", "Duplicate"))
+                                (act("delete", if ruleset.downloaded { "Remove" } else { "Delete" }))
+                            }
                         }
                     } }
-                }
+                } }
             }
+            (view_code(&own))
+            h2 { "Built-in " (name) " rules" }
+            div class="table-scroll" { table class="built-in" {
+                thead { tr { th scope="col" { "Name" } th scope="col" { "Checks" } th scope="col" { "Actions" } } }
+                tbody { @for ruleset in &built_in {
+                    tr data-id=(ruleset.id) {
+                        td { (ruleset.name) }
+                        td { (scope_name(ruleset.scope)) }
+                        td class="actions" {
+                            (action_button(viewer, &format!("/settings/rulesets/{}", super::layout::urlencode(&ruleset.id)), slug, "duplicate", "Duplicate", &ruleset.name))
+                        }
+                    }
+                } }
+            } }
+            (view_code(&built_in))
             h2 { "New ruleset" }
             @if let Some(refusal) = refusal {
                 div class="error" role="alert" id="form-error" {
