@@ -107,6 +107,7 @@ async fn answer(command: CalculatorCommand) -> Result<String, Refusal> {
                     game: proto::game::to_wire(game),
                     id,
                     deck: Some(deck),
+                    source: None,
                 })
                 .await?;
             Ok(proto::json::dashboard(&response.dashboard.unwrap_or_default()).to_string())

@@ -34,3 +34,25 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
 for (const select of document.querySelectorAll("select[data-autosubmit]")) {
   select.addEventListener("change", () => select.form.requestSubmit());
 }
+
+// The calculator editor's live preview: a changed field posts the form as "Update preview" and
+// swaps in the preview the page comes back with, so typing keeps its place and focus.
+const live = document.querySelector("form[data-live-preview]");
+if (live) {
+  let pending = null;
+  const rerun = async () => {
+    const body = new FormData(live);
+    body.set("op", "preview");
+    const answer = await fetch(live.action, { method: "POST", body: new URLSearchParams(body) });
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const fresh = page.getElementById("preview");
+    const shown = document.getElementById("preview");
+    if (fresh && shown) {
+      shown.replaceWith(fresh);
+    }
+  };
+  live.addEventListener("input", () => {
+    clearTimeout(pending);
+    pending = setTimeout(rerun, 400);
+  });
+}

@@ -1319,3 +1319,141 @@ async fn the_builders_rule_pickers_offer_built_ins_and_the_players_own_and_the_a
     browser.screenshots("deck-builder-rules").await;
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_calculator_is_built_without_code_previewed_live_dropped_to_code_and_saved() {
+    let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "builder").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "builder").await;
+
+    browser
+        .go(&format!("{site}/settings/calculators?game=riftbound"))
+        .await;
+    let listed = browser.text("table.calculators tbody").await;
+    assert!(
+        listed.contains("Deck breakdown") && listed.contains("Default"),
+        "{listed}"
+    );
+    browser.screenshots("calculators-settings").await;
+
+    // The palette adds a curve; the preview draws it at once.
+    browser.click("#new-calculator").await;
+    browser.wait_for("#calculator-name").await;
+    browser.fill("#calculator-name", "Curve check").await;
+    browser.click("button[value='add:histogram']").await;
+    browser.wait_for("li.widget-card").await;
+    browser
+        .wait_for("#preview figure.widget[data-kind='histogram'] svg.chart")
+        .await;
+
+    // Typing a title reruns the preview in place (no reload: the field keeps its text).
+    browser.fill("#w0\\.label", "Energy <curve>").await;
+    browser
+        .wait_text("#preview figure.widget figcaption", "Energy <curve>")
+        .await;
+
+    // A stat, moved above the curve; a condition added to the curve's filter, then removed.
+    browser.click("button[value='add:stat']").await;
+    browser.wait_for("li.widget-card:nth-child(2)").await;
+    browser.click("button[value='up:1']").await;
+    browser
+        .wait_text("li.widget-card:first-child h3", "1. Stat")
+        .await;
+    browser.click("button[value='cond:1:f']").await;
+    browser.wait_for("#w1\\.f\\.c0\\.field").await;
+    assert_eq!(browser.count(".condition").await, 1);
+    browser.click("button[value='uncond:1:f:0']").await;
+    for _ in 0..100 {
+        if browser.count(".condition").await == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(browser.count(".condition").await, 0);
+    assert_eq!(
+        browser.count("#preview figure.widget").await,
+        2,
+        "the preview shows both widgets"
+    );
+    browser.click("#compiled summary").await;
+    assert!(
+        browser
+            .text("#compiled")
+            .await
+            .contains("@calculator-spec:v1")
+    );
+    browser.screenshots("calculator-builder").await;
+
+    // Drop to code: the generated script; Back to builder works until the code is edited.
+    browser.click("button[value='code']").await;
+    browser.wait_for("#calculator-source").await;
+    let generated = browser
+        .client
+        .find(Locator::Css("#calculator-source"))
+        .await
+        .expect("the editor")
+        .prop("value")
+        .await
+        .expect("its value")
+        .expect("a value");
+    assert!(
+        generated.starts_with("// @calculator-spec:v1"),
+        "{generated}"
+    );
+    assert_eq!(browser.count("button[value='builder'][disabled]").await, 0);
+    browser
+        .fill("#calculator-source", &format!("{generated}\n// mine"))
+        .await;
+    browser.click("div.actions button[value='preview']").await;
+    browser
+        .wait_text(
+            "#detached",
+            "This script has been edited by hand, so it can no longer open in the builder.",
+        )
+        .await;
+    assert_eq!(browser.count("button[value='builder'][disabled]").await, 1);
+    browser.fill("#calculator-source", &generated).await;
+    browser.click("div.actions button[value='preview']").await;
+    for _ in 0..100 {
+        if browser.count("#detached").await == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    browser.click("button[value='builder']").await;
+    browser.wait_for("li.widget-card:nth-child(2)").await;
+    assert_eq!(
+        browser.text("li.widget-card:first-child h3").await,
+        "1. Stat"
+    );
+
+    // Create: listed as Custom and Private; Edit reopens it in the builder.
+    browser.click("#save-calculator").await;
+    browser.wait_for("table.calculators").await;
+    let row = browser
+        .wait_for("table.calculators tbody tr:nth-child(2)")
+        .await;
+    assert!(
+        row.contains("Curve check") && row.contains("Custom") && row.contains("Private"),
+        "{row}"
+    );
+    browser
+        .click("table.calculators a[aria-label='Edit Curve check']")
+        .await;
+    browser.wait_for("li.widget-card:nth-child(2)").await;
+    let title = browser
+        .client
+        .find(Locator::Css("#w1\\.label"))
+        .await
+        .expect("the title")
+        .prop("value")
+        .await
+        .expect("its value");
+    assert_eq!(title.as_deref(), Some("Energy <curve>"));
+    browser.stop().await;
+}

@@ -425,6 +425,7 @@ async fn act(
                     game,
                     id,
                     deck: Some(deck),
+                    source: None,
                 }))
                 .await?;
             let dashboard = response.dashboard.unwrap_or_default();

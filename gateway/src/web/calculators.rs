@@ -80,6 +80,7 @@ pub async fn dialog(calls: &Calls, deck: &DeckView, picked: &str) -> Markup {
                 game,
                 id: chosen.id.clone(),
                 deck: Some(pb::run_calculator_request::Deck::PileJson(pile)),
+                source: None,
             })
         });
     let outcome = match run {

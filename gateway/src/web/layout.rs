@@ -59,6 +59,7 @@ pub fn page(viewer: &Viewer, title: &str, content: Markup) -> Markup {
                         @if let Some(username) = viewer.username() {
                             a href={ "/users/" (username) } { (username) }
                             a href="/settings/rulesets" { "Rulesets" }
+                            a href="/settings/calculators" { "Calculators" }
                             a href="/settings/tokens" { "Tokens" }
                             form method="post" action="/signout" class="inline" {
                                 (csrf_field(viewer))

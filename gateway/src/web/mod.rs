@@ -10,6 +10,7 @@
 pub mod answer;
 pub mod assets;
 mod builder;
+mod calculator_settings;
 mod calculators;
 mod charts;
 mod deck_rules;
@@ -47,6 +48,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
     let pages = pages::routes()
         .merge(settings::routes())
         .merge(builder::routes())
+        .merge(calculator_settings::routes())
         .route_layer(axum::middleware::from_fn_with_state(state, attach))
         .route_layer(axum::middleware::from_fn(page_headers));
     Router::new().merge(pages).merge(assets::routes())

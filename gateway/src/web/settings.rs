@@ -139,7 +139,7 @@ async fn act_on_ruleset(
 }
 
 /// Sends a visitor who is not signed in to the sign-in page.
-fn signed_in(viewer: &Viewer) -> Result<(), Response> {
+pub fn signed_in(viewer: &Viewer) -> Result<(), Response> {
     match viewer.caller.account() {
         Some(_) => Ok(()),
         None => Err(Redirect::to("/signin").into_response()),
@@ -147,7 +147,7 @@ fn signed_in(viewer: &Viewer) -> Result<(), Response> {
 }
 
 /// A time of the accounts service as `YYYY-MM-DD HH:MM` UTC, or `never`.
-fn when(time: Option<&pbjson_types::Timestamp>) -> String {
+pub fn when(time: Option<&pbjson_types::Timestamp>) -> String {
     time.and_then(|time| jiff::Timestamp::new(time.seconds, 0).ok())
         .map_or_else(
             || "never".to_owned(),
@@ -333,15 +333,15 @@ async fn profile(viewer: Viewer, calls: Calls, Path(username): Path<String>) -> 
     Ok(page(&viewer, &user.username, body).into_response())
 }
 
-/// The query string of the rulesets page: which game.
+/// The query string of a settings page: which game.
 #[derive(Debug, Deserialize)]
-struct GameQuery {
+pub struct GameQuery {
     #[serde(default)]
-    game: String,
+    pub game: String,
 }
 
 /// The game a settings page is about: `lor` unless it names another.
-fn settings_game(slug: &str) -> Result<(&str, proto::game::Game), Response> {
+pub fn settings_game(slug: &str) -> Result<(&str, proto::game::Game), Response> {
     let slug = if slug.is_empty() { "lor" } else { slug };
     let (game, _) = known_game(slug)?;
     Ok((slug, game))
@@ -392,7 +392,7 @@ fn view_code(rulesets: &[&scripts_pb::Ruleset]) -> Markup {
 }
 
 /// The source with its lines numbered and each issue under its line.
-fn annotated(source: &str, issues: &[scripts_pb::SafetyIssue]) -> Markup {
+pub fn annotated(source: &str, issues: &[scripts_pb::SafetyIssue]) -> Markup {
     html! {
         ol class="code" aria-label="The script, line by line" tabindex="0" {
             @for (at, line) in source.lines().enumerate() {
@@ -543,7 +543,7 @@ async fn create_ruleset(viewer: Viewer, calls: Calls, Form(form): Form<RulesetFo
             game: proto::game::to_wire(game),
             name: form.name.clone(),
             scope: scope.into(),
-            source: form.source.clone(),
+            source: form.source.replace("\r\n", "\n"),
             public: form.public.is_some(),
             direct_bans: Vec::new(),
         })

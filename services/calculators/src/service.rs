@@ -270,9 +270,13 @@ impl Calculators {
         request: pb::RunCalculatorRequest,
     ) -> Result<scripts_pb::Dashboard, Error> {
         let game = game(request.game)?;
-        let source = match defaults::get(&request.id).filter(|default| default.game == game) {
-            Some(default) => default.source.to_owned(),
-            None => self.readable(caller, game, &request.id).await?.source,
+        let source = match (
+            request.source,
+            defaults::get(&request.id).filter(|default| default.game == game),
+        ) {
+            (Some(source), _) => source,
+            (None, Some(default)) => default.source.to_owned(),
+            (None, None) => self.readable(caller, game, &request.id).await?.source,
         };
         let piles = match request.deck {
             Some(pb::run_calculator_request::Deck::PileJson(pile)) => vec![pile],
