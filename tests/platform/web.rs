@@ -1457,3 +1457,75 @@ async fn a_calculator_is_built_without_code_previewed_live_dropped_to_code_and_s
     assert_eq!(title.as_deref(), Some("Energy <curve>"));
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_profile_lists_what_its_owner_made_public_and_a_player_saves_a_copy_of_a_ruleset() {
+    let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let token = crate::ownership::session(&client, &api, "author").await;
+    for (what, body) in [
+        (
+            "rulesets",
+            json!({"name": "Shared <rule>", "scope": "deck", "public": true,
+                   "source": "export default function validateDeck(deck) {\n  return true;\n}"}),
+        ),
+        (
+            "rulesets",
+            json!({"name": "Private rule", "scope": "deck",
+                   "source": "export default function validateDeck(deck) {\n  return true;\n}"}),
+        ),
+        (
+            "calculators",
+            json!({"name": "Shared counter", "public": true, "source": EVERY_WIDGET}),
+        ),
+    ] {
+        let answer = client
+            .post(format!("{api}/riftbound/{what}"))
+            .bearer_auth(&token)
+            .json(&body)
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(answer.status(), 201, "{body}");
+    }
+
+    // Anyone reads the profile: the public ones, escaped, and no private one.
+    let anonymous = reqwest::get(format!("{site}/users/AUTHOR"))
+        .await
+        .expect("the page")
+        .text()
+        .await
+        .expect("its text");
+    assert!(anonymous.contains("Shared &lt;rule&gt;"), "{anonymous}");
+    assert!(anonymous.contains("Shared counter"));
+    assert!(!anonymous.contains("Private rule"));
+    assert!(!anonymous.contains("Save to my rulesets"));
+
+    let browser = Browser::start().await;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "reader").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "reader").await;
+    browser.go(&format!("{site}/users/author")).await;
+    assert_eq!(browser.text("#rulesets-heading + h3").await, "Deck rules");
+    browser.click("ul.public-rulesets details summary").await;
+    assert!(
+        browser
+            .text("ul.public-rulesets details")
+            .await
+            .contains("validateDeck")
+    );
+    browser.screenshots("profile").await;
+    browser
+        .click("ul.public-rulesets button[aria-label='Save to my rulesets Shared <rule>']")
+        .await;
+    let row = browser.wait_for("table.rulesets tbody tr").await;
+    assert!(
+        row.contains("Shared <rule>") && row.contains("Downloaded"),
+        "{row}"
+    );
+    browser.stop().await;
+}

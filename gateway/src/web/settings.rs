@@ -127,6 +127,17 @@ async fn act_on_ruleset(
             })
             .await
             .map(drop),
+        // From a profile: a read-only copy of the author's latest version.
+        "save" => scripts
+            .save_ruleset(scripts_pb::SaveRulesetRequest {
+                game,
+                id: id.clone(),
+                version: None,
+                from: "profile".to_owned(),
+                tournament: String::new(),
+            })
+            .await
+            .map(drop),
         other => {
             return Err(failed(crate::ApiError::invalid_argument(format!(
                 "no action `{}` on a ruleset",
@@ -325,12 +336,126 @@ async fn profile(viewer: Viewer, calls: Calls, Path(username): Path<String>) -> 
     let own = viewer
         .username()
         .is_some_and(|name| name.eq_ignore_ascii_case(&user.username));
+    let public = public_of(&calls, &user.username).await;
+    let slug_of = |game: i32| proto::game::from_wire(game).map_or("", proto::game::Game::name);
+    let game_label = |game: i32| game_name(slug_of(game)).unwrap_or("");
     let body: Markup = html! {
         h1 { (user.username) }
         p { "Member since " (when(user.create_time.as_ref())) "." }
         @if own { p { a href="/settings/tokens" { "API tokens" } } }
+        @if public.decks.is_empty() && public.rulesets.is_empty() && public.calculators.is_empty() && public.templates.is_empty() {
+            p { "Nothing public yet." }
+        }
+        @if !public.decks.is_empty() {
+            section aria-labelledby="decks-heading" {
+                h2 id="decks-heading" { "Decks" }
+                ul class="public-decks" { @for deck in &public.decks {
+                    li { a href={ "/" (slug_of(deck.game)) "/deck-builder?saved=" (super::layout::urlencode(&deck.id)) } { (deck.name) }
+                         " · " (game_label(deck.game)) " · " (deck.main_count) " cards" }
+                } }
+            }
+        }
+        @if !public.rulesets.is_empty() {
+            section aria-labelledby="rulesets-heading" {
+                h2 id="rulesets-heading" { "Rulesets" }
+                @for scope in [scripts_pb::RuleScope::Deckset, scripts_pb::RuleScope::Deck, scripts_pb::RuleScope::Card] {
+                    @let of_scope: Vec<&scripts_pb::Ruleset> = public.rulesets.iter().filter(|ruleset| ruleset.scope == i32::from(scope)).collect();
+                    @if !of_scope.is_empty() {
+                        h3 { (match scope { scripts_pb::RuleScope::Deckset => "Deck set rules", scripts_pb::RuleScope::Card => "Card rules", _ => "Deck rules" }) }
+                        ul class="public-rulesets" { @for ruleset in &of_scope {
+                            li {
+                                (ruleset.name) " · " (game_label(ruleset.game)) " · version " (ruleset.version)
+                                @if viewer.caller.account().is_some() && !own {
+                                    " " (action_button(&viewer, &format!("/settings/rulesets/{}", super::layout::urlencode(&ruleset.id)), slug_of(ruleset.game), "save", "Save to my rulesets", &ruleset.name))
+                                }
+                                details class="view-code" { summary { "Show source" } (annotated(&ruleset.source, &[])) }
+                            }
+                        } }
+                    }
+                }
+            }
+        }
+        @if !public.calculators.is_empty() {
+            section aria-labelledby="calculators-heading" {
+                h2 id="calculators-heading" { "Calculators" }
+                ul class="public-calculators" { @for calculator in &public.calculators {
+                    li {
+                        (calculator.name) " · " (game_label(calculator.game)) " · updated " (when(calculator.update_time.as_ref()))
+                        details class="view-code" { summary { "Show source" } (annotated(&calculator.source, &[])) }
+                    }
+                } }
+            }
+        }
+        @if !public.templates.is_empty() {
+            section aria-labelledby="templates-heading" {
+                h2 id="templates-heading" { "Templates" }
+                ul class="public-templates" { @for template in &public.templates {
+                    li { a href={ "/" (slug_of(template.game)) "/deck-builder?template=" (super::layout::urlencode(&template.id)) } { (template.name) }
+                         " · " (game_label(template.game)) " · " (template.piles.len()) " piles" }
+                } }
+            }
+        }
     };
     Ok(page(&viewer, &user.username, body).into_response())
+}
+
+/// What a profile shows: the user's public decks, rulesets, calculators and templates, every
+/// game. A list that cannot be read shows as empty rather than failing the whole page.
+#[derive(Default)]
+struct Public {
+    decks: Vec<proto::decks::v1::SavedDeck>,
+    rulesets: Vec<scripts_pb::Ruleset>,
+    calculators: Vec<proto::calculators::v1::Calculator>,
+    templates: Vec<proto::decks::v1::Template>,
+}
+
+async fn public_of(calls: &Calls, username: &str) -> Public {
+    use proto::calculators::v1 as calculators_pb;
+    use proto::decks::v1 as decks_pb;
+    let mut public = Public::default();
+    if let Ok(decks) = calls.decks() {
+        public.decks = decks
+            .list_public_decks(decks_pb::ListPublicDecksRequest {
+                username: username.to_owned(),
+                game: 0,
+                page_size: 100,
+                page_token: String::new(),
+            })
+            .await
+            .map(|answer| answer.decks)
+            .unwrap_or_default();
+        public.templates = decks
+            .list_public_templates(decks_pb::ListPublicTemplatesRequest {
+                username: username.to_owned(),
+                game: 0,
+                page_size: 100,
+                page_token: String::new(),
+            })
+            .await
+            .map(|answer| answer.templates)
+            .unwrap_or_default();
+    }
+    if let Ok(scripts) = calls.scripts() {
+        public.rulesets = scripts
+            .list_public_rulesets(scripts_pb::ListPublicRulesetsRequest {
+                username: username.to_owned(),
+                game: 0,
+            })
+            .await
+            .map(|answer| answer.rulesets)
+            .unwrap_or_default();
+    }
+    if let Ok(calculators) = calls.calculators() {
+        public.calculators = calculators
+            .list_public_calculators(calculators_pb::ListPublicCalculatorsRequest {
+                username: username.to_owned(),
+                game: 0,
+            })
+            .await
+            .map(|answer| answer.calculators)
+            .unwrap_or_default();
+    }
+    public
 }
 
 /// The query string of a settings page: which game.
