@@ -55,6 +55,7 @@ impl Browser {
             });
         let capabilities = json!({
             "browserName": "chrome",
+            "goog:loggingPrefs": {"browser": "ALL"},
             "goog:chromeOptions": {
                 "binary": CHROMIUM,
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
@@ -167,6 +168,11 @@ impl Browser {
                 .expect("resized");
             let png = self.client.screenshot().await.expect("a screenshot");
             std::fs::write(folder.join(format!("{name}-{width}.png")), png).expect("written");
+            let errors = self.console_errors().await;
+            assert!(
+                errors.is_empty(),
+                "the console shows errors on `{name}` at {width} px: {errors:#?}"
+            );
             let violations = self.axe().await;
             assert!(
                 violations.is_empty(),
@@ -177,6 +183,32 @@ impl Browser {
             .set_window_size(1280, 900)
             .await
             .expect("resized");
+    }
+
+    /// The console's errors since the last call (ChromeDriver's log of the browser), but for
+    /// images of other sites that cannot load here (the card images, with no network).
+    async fn console_errors(&self) -> Vec<String> {
+        let page = self.client.current_url().await.expect("a url");
+        let answer = self
+            .client
+            .issue_cmd(BrowserLog)
+            .await
+            .expect("ChromeDriver's browser log");
+        let entries: Vec<serde_json::Value> = serde_json::from_value(answer).unwrap_or_default();
+        entries
+            .into_iter()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .filter_map(|entry| entry["message"].as_str().map(str::to_owned))
+            .filter(|message| {
+                let failed_load = message.contains("Failed to load resource");
+                // A refused form's page answers 4xx on purpose (its own address).
+                let own_page = message
+                    .split(" - ")
+                    .next()
+                    .is_some_and(|url| url == page.as_str());
+                !(failed_load && (!message.contains("127.0.0.1") || own_page))
+            })
+            .collect()
     }
 
     /// The serious and critical accessibility violations axe-core finds on the current page.
@@ -212,6 +244,30 @@ impl Browser {
         let _ = self.client.clone().close().await;
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+    }
+}
+
+/// ChromeDriver's log of the browser's console (`POST /session/{id}/se/log`).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/se/log",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(r#"{"type": "browser"}"#.to_owned()),
+        )
     }
 }
 
@@ -1141,7 +1197,11 @@ async fn the_calculators_dialog_draws_every_widget_kind_and_says_when_a_calculat
         .set_window_size(360, 800)
         .await
         .expect("resized");
-    assert!(browser.fits().await, "the dashboard fits a 360 px phone");
+    let wide = browser.client.execute("return [...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 12).map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right));", vec![]).await.expect("a script");
+    assert!(
+        browser.fits().await,
+        "the dashboard fits a 360 px phone: {wide}"
+    );
     browser
         .client
         .set_window_size(1280, 900)

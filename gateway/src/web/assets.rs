@@ -32,6 +32,11 @@ const ASSETS: &[Asset] = &[
         content_type: "text/javascript; charset=utf-8",
         body: include_str!("../../web/app.js"),
     },
+    Asset {
+        name: "icon.svg",
+        content_type: "image/svg+xml",
+        body: include_str!("../../web/icon.svg"),
+    },
 ];
 
 /// The first 12 hex digits of each asset's SHA-256, by name.

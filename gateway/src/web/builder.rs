@@ -705,7 +705,7 @@ async fn builder_page(
                             @if let Some(card) = &hit.card {
                                 @let reference = hit.printing_id.as_deref().unwrap_or(card.id.as_str());
                                 li {
-                                    @if let Some(url) = image(card) { img src=(url) alt=(card.name) loading="lazy" width="60" height="84"; }
+                                    @if let Some(url) = image(card) { img src=(super::layout::secure(url)) alt=(card.name) loading="lazy" width="60" height="84"; }
                                     span { (card.name) }
                                     @for kind in kinds {
                                         a class="button small" href=(change("add", reference, kind.name))

@@ -26,6 +26,16 @@ pub fn urlencode(segment: &str) -> String {
     url::form_urlencoded::byte_serialize(segment.as_bytes()).collect()
 }
 
+/// An image address as pages link it: a catalog's `http://` address asked for over `https://`,
+/// the only scheme the pages' policy lets images load from (every image host the card data
+/// names serves both).
+pub fn secure(url: &str) -> String {
+    match url.strip_prefix("http://") {
+        Some(rest) => format!("https://{rest}"),
+        None => url.to_owned(),
+    }
+}
+
 /// The hidden field that carries the viewer's CSRF token in a form.
 pub fn csrf_field(viewer: &Viewer) -> Markup {
     html! { input type="hidden" name=(CSRF_FIELD) value=(viewer.csrf); }
@@ -40,6 +50,7 @@ pub fn page(viewer: &Viewer, title: &str, content: Markup) -> Markup {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · Turnier" }
+                link rel="icon" type="image/svg+xml" href=(assets::href("icon.svg"));
                 link rel="stylesheet" href=(assets::href("site.css"));
                 script type="module" src=(assets::href("app.js")) {}
             }
@@ -76,5 +87,23 @@ pub fn page(viewer: &Viewer, title: &str, content: Markup) -> Markup {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_images_are_asked_for_over_https() {
+        assert_eq!(
+            secure("http://dd.b.pvp.net/5_12_0/set1/en_us/img/cards/01IO009.png"),
+            "https://dd.b.pvp.net/5_12_0/set1/en_us/img/cards/01IO009.png"
+        );
+        assert_eq!(
+            secure("https://images.example/a.png"),
+            "https://images.example/a.png"
+        );
+        assert_eq!(secure("/assets/x.png"), "/assets/x.png");
     }
 }

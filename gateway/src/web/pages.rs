@@ -173,7 +173,7 @@ async fn search(
                         li {
                             a href={ "/" (game) "/cards/" (urlencode(reference)) } {
                                 @if let Some(image) = image_of(card) {
-                                    img src=(image) alt=(card_name) loading="lazy" width="250" height="350";
+                                    img src=(super::layout::secure(image)) alt=(card_name) loading="lazy" width="250" height="350";
                                 } @else {
                                     span class="noimage" { (card_name) }
                                 }
@@ -271,7 +271,7 @@ async fn card(
             p class="crumbs" { a href={ "/" (game) "/cards" } { (name) " cards" } }
             article class="card" {
                 @if let Some(image) = image_of(&card) {
-                    img src=(image) alt=(card_name) width="250" height="350";
+                    img src=(super::layout::secure(image)) alt=(card_name) width="250" height="350";
                 }
                 div {
                     h1 { (card_name) }
