@@ -7,32 +7,91 @@ if (search && search.value === "") {
   search.focus();
 }
 
-// Copy buttons: each names the field it copies (`data-copy="deck-list"`). They stay hidden
-// without this script (the field can still be selected and copied by hand); the button says
-// when it worked, and a clipboard that refuses falls back to selecting the text.
-for (const button of document.querySelectorAll("button[data-copy]")) {
-  const field = document.getElementById(button.dataset.copy);
-  if (!field) {
-    continue;
-  }
-  const label = button.textContent;
-  button.hidden = false;
-  button.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(field.value);
-      button.textContent = "Copied";
-    } catch {
-      field.focus();
-      field.select();
-      button.textContent = "Selected: press Ctrl+C";
+// What a page's content needs wired, again after the deck builder swaps its content in.
+function wire(root) {
+  // Copy buttons: each names the field it copies (`data-copy="deck-list"`). They stay hidden
+  // without this script (the field can still be selected and copied by hand); the button says
+  // when it worked, and a clipboard that refuses falls back to selecting the text.
+  for (const button of root.querySelectorAll("button[data-copy]")) {
+    const field = document.getElementById(button.dataset.copy);
+    if (!field) {
+      continue;
     }
-    setTimeout(() => { button.textContent = label; }, 2000);
-  });
-}
+    const label = button.textContent;
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(field.value);
+        button.textContent = "Copied";
+      } catch {
+        field.focus();
+        field.select();
+        button.textContent = "Selected: press Ctrl+C";
+      }
+      setTimeout(() => { button.textContent = label; }, 2000);
+    });
+  }
 
-// A picker marked `data-autosubmit` (the calculators dialog's) shows its choice at once.
-for (const select of document.querySelectorAll("select[data-autosubmit]")) {
-  select.addEventListener("change", () => select.form.requestSubmit());
+  // A picker marked `data-autosubmit` (the calculators dialog's) shows its choice at once.
+  for (const select of root.querySelectorAll("select[data-autosubmit]")) {
+    select.addEventListener("change", () => select.form.requestSubmit());
+  }
+}
+wire(document);
+
+// The deck builder: a change (a card added or taken out, an import, a search, the rules) fetches
+// the next page and swaps its content in, so the counts and the validation messages update in
+// place and focus stays on the control that was used. The address still follows the deck
+// (history), and without this script every change is an ordinary page load.
+const main = document.querySelector("main");
+if (main && main.querySelector(".builder")) {
+  const builderAddress = (url) => url.origin === location.origin && url.pathname.endsWith("/deck-builder") && url.hash === "";
+  const swap = async (url, label) => {
+    main.setAttribute("aria-busy", "true");
+    try {
+      const answer = await fetch(url, { headers: { accept: "text/html" } });
+      const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+      const next = page.querySelector("main");
+      if (!next || !next.querySelector(".builder")) {
+        location.assign(answer.url);
+        return;
+      }
+      main.replaceChildren(...next.childNodes);
+      document.title = page.title;
+      history.pushState(null, "", answer.url);
+      wire(main);
+      const again = label && [...main.querySelectorAll("[aria-label]")].find((element) => element.getAttribute("aria-label") === label);
+      if (again) {
+        again.focus();
+      }
+    } catch {
+      location.assign(url);
+    } finally {
+      main.removeAttribute("aria-busy");
+    }
+  };
+  main.addEventListener("click", (event) => {
+    const link = event.target.closest("a[href]");
+    if (!link || !link.closest(".builder") || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) {
+      return;
+    }
+    const url = new URL(link.href);
+    if (builderAddress(url)) {
+      event.preventDefault();
+      swap(url, link.getAttribute("aria-label"));
+    }
+  });
+  main.addEventListener("submit", (event) => {
+    const form = event.target;
+    const url = new URL(form.action);
+    if (form.method !== "get" || !builderAddress(url)) {
+      return;
+    }
+    event.preventDefault();
+    url.search = new URLSearchParams(new FormData(form)).toString();
+    swap(url, null);
+  });
+  window.addEventListener("popstate", () => location.reload());
 }
 
 // The calculator editor's live preview: a changed field posts the form as "Update preview" and

@@ -153,6 +153,29 @@ impl Browser {
             .click()
             .await
             .expect("clicked");
+        self.settled().await;
+    }
+
+    /// Waits (up to 10 s) until the deck builder has swapped in the page a click asked for
+    /// (`main[aria-busy]` while it fetches).
+    async fn settled(&self) {
+        for _ in 0..100 {
+            let busy = self
+                .client
+                .execute(
+                    "return document.querySelector('main[aria-busy]') !== null;",
+                    vec![],
+                )
+                .await
+                .ok()
+                .and_then(|answer| answer.as_bool())
+                .unwrap_or(false);
+            if !busy {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the page is still busy after 10 s");
     }
 
     /// Screenshots of the current page at 390 px and 1280 px wide, as `<name>-<width>.png`.
@@ -724,14 +747,32 @@ async fn the_deck_builder_reads_the_guides_four_riftbound_samples_and_shares_the
         "the Legend pile is fine"
     );
 
-    // One more copy of a main-deck card, then one less: the address is always the deck.
+    // One more copy of a main-deck card, then one less: the address is always the deck, and
+    // the page changes in place (no reload: what a script left on the window is still there).
     let before = piles(&browser).await;
+    browser
+        .client
+        .execute("window.turnierKept = 1; return null;", vec![])
+        .await
+        .expect("a script");
+    let url_before = browser.client.current_url().await.expect("a url");
     browser
         .click("section.pile[data-pile='main'] li a[aria-label^='One more']")
         .await;
     browser.wait_for("#deck-issues").await;
     let after = piles(&browser).await;
     assert_ne!(after, before, "a copy was added");
+    let kept = browser
+        .client
+        .execute("return window.turnierKept === 1;", vec![])
+        .await
+        .expect("a script");
+    assert_eq!(kept, json!(true), "the builder changed without a reload");
+    assert_ne!(
+        browser.client.current_url().await.expect("a url"),
+        url_before,
+        "the address follows the deck"
+    );
     browser
         .click("section.pile[data-pile='main'] li a[aria-label^='One less']")
         .await;
@@ -1586,6 +1627,120 @@ async fn a_profile_lists_what_its_owner_made_public_and_a_player_saves_a_copy_of
     assert!(
         row.contains("Shared <rule>") && row.contains("Downloaded"),
         "{row}"
+    );
+    browser.stop().await;
+}
+
+/// The element that has the focus, as a test reads it: its tag, id and accessible label.
+async fn focused(browser: &Browser) -> String {
+    let answer = browser
+        .client
+        .execute(
+            "const e = document.activeElement; return e.tagName.toLowerCase() + '#' + e.id + ' ' + \
+             (e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40));",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    answer.as_str().unwrap_or_default().to_owned()
+}
+
+/// Presses `key` on the keyboard (wherever the focus is), as a person would.
+async fn press(browser: &Browser, key: char) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let actions = KeyActions::new("keyboard".to_owned())
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key });
+    browser
+        .client
+        .perform_actions(actions)
+        .await
+        .expect("a key press");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_deck_builder_works_by_keyboard_alone() {
+    const TAB: char = '\u{E004}';
+    const ENTER: char = '\u{E007}';
+    let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
+    let sample = text_blocks(section).remove(0);
+    browser
+        .go(&format!(
+            "{site}/riftbound/deck-builder?import={}",
+            url_escape(&sample)
+        ))
+        .await;
+    browser.wait_for("#deck-issues").await;
+    browser
+        .client
+        .execute("document.activeElement.blur(); return null;", vec![])
+        .await
+        .expect("a script");
+
+    // Tab walks every control once, each showing where the focus is.
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..400 {
+        press(&browser, TAB).await;
+        let now = focused(&browser).await;
+        if now.starts_with("body#") {
+            // Past the last control the focus leaves the page for a step.
+            continue;
+        }
+        if seen.first() == Some(&now) {
+            break;
+        }
+        let outline = browser
+            .client
+            .execute(
+                "const s = getComputedStyle(document.activeElement); return s.outlineStyle !== 'none' && s.outlineWidth !== '0px';",
+                vec![],
+            )
+            .await
+            .expect("a script");
+        assert_eq!(outline, json!(true), "no visible focus on {now}");
+        seen.push(now);
+    }
+    let reached = |needle: &str| seen.iter().any(|each| each.contains(needle));
+    for needle in [
+        "Skip to content",
+        "textarea#import",
+        "input#q",
+        "a#open-calculators",
+        "Rules:",
+        "One more ",
+        "One less ",
+        "a#share",
+    ] {
+        assert!(reached(needle), "Tab never reaches `{needle}`: {seen:#?}");
+    }
+
+    // Enter on "One more …" adds a copy; the focus stays on that control for the next press.
+    let before = piles(&browser).await;
+    let mut target = String::new();
+    for _ in 0..400 {
+        press(&browser, TAB).await;
+        target = focused(&browser).await;
+        if target.contains("One more ") {
+            break;
+        }
+    }
+    press(&browser, ENTER).await;
+    browser.settled().await;
+    for _ in 0..100 {
+        if piles(&browser).await != before {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_ne!(piles(&browser).await, before, "Enter added a copy");
+    assert_eq!(
+        focused(&browser).await,
+        target,
+        "the focus stays where it was"
     );
     browser.stop().await;
 }
