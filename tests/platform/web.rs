@@ -1744,3 +1744,124 @@ async fn the_deck_builder_works_by_keyboard_alone() {
     );
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn templates_are_saved_from_an_empty_builder_switched_to_and_managed_in_settings() {
+    let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
+    let site = &platform.http;
+    let browser = Browser::start().await;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "layouter").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "layouter").await;
+
+    // Riftbound opens on the Constructed template.
+    browser.go(&format!("{site}/riftbound/deck-builder")).await;
+    assert_eq!(
+        browser.text("details.templates summary").await,
+        "Template: Constructed"
+    );
+    assert_eq!(piles(&browser).await.len(), 5);
+
+    // Save as Template (every pile empty), with the Main Deck's zone rule turned off.
+    browser.click("details.rules summary").await;
+    browser
+        .client
+        .find(Locator::Css("#pick-zone-main"))
+        .await
+        .expect("a picker")
+        .select_by_value("none")
+        .await
+        .expect("picked");
+    browser.click("form.rule-pickers button").await;
+    browser.click("details.templates summary").await;
+    browser.fill("#template-name", "No main <limit>").await;
+    browser.click("#save-template button").await;
+    browser
+        .wait_text("details.templates summary", "Template: No main <limit>")
+        .await;
+    let url = browser.client.current_url().await.expect("a url");
+    let template = url
+        .query_pairs()
+        .find(|(key, _)| key == "template")
+        .map(|(_, value)| value.into_owned())
+        .expect("the builder opens on it");
+
+    // On it, the sample's 10-card main deck breaks no zone rule; on Constructed it does.
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
+    let sample = text_blocks(section).remove(0);
+    browser
+        .go(&format!(
+            "{site}/riftbound/deck-builder?template={template}&import={}",
+            url_escape(&sample)
+        ))
+        .await;
+    browser.wait_for("#deck-issues").await;
+    assert_eq!(
+        browser
+            .count("section.pile[data-pile='main'] .pile-issues")
+            .await,
+        0,
+        "the template's Main Deck has no zone rule"
+    );
+    browser.click("details.templates summary").await;
+    browser
+        .client
+        .find(Locator::Css("#pick-template"))
+        .await
+        .expect("the switcher")
+        .select_by_value("riftbound-constructed")
+        .await
+        .expect("picked");
+    browser.click("details.templates form button").await;
+    browser
+        .wait_text("details.templates summary", "Template: Constructed")
+        .await;
+    assert!(
+        piles(&browser)
+            .await
+            .iter()
+            .all(|(_, cards)| cards.is_empty()),
+        "switching replaces every pile, cards included"
+    );
+
+    // Settings: listed with the Turny one; renamed, made public, then deleted.
+    browser
+        .go(&format!("{site}/settings/templates?game=riftbound"))
+        .await;
+    let listed = browser.text("table.templates tbody").await;
+    assert!(
+        listed.contains("Constructed") && listed.contains("No main <limit>"),
+        "{listed}"
+    );
+    browser.screenshots("templates").await;
+    let row = format!("table.templates tr[data-id='{template}']");
+    browser.fill(&format!("#rename-{template}"), "Loose").await;
+    browser
+        .click(&format!(
+            "{row} button[aria-label='Rename No main <limit>']"
+        ))
+        .await;
+    browser
+        .wait_text(&format!("{row} td:first-child"), "Loose Private")
+        .await;
+    browser
+        .click(&format!("{row} button[aria-label='Make public Loose']"))
+        .await;
+    browser
+        .wait_text(&format!("{row} td:first-child"), "Loose Public")
+        .await;
+    browser
+        .click(&format!("{row} button[aria-label='Delete Loose']"))
+        .await;
+    for _ in 0..100 {
+        if browser.count(&row).await == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(browser.count(&row).await, 0);
+    browser.stop().await;
+}

@@ -42,50 +42,141 @@ pub fn routes() -> Router<AppState> {
         .route("/{game}/deck-builder", get(builder))
         .route("/{game}/decks/{code}", get(shared))
         .route("/{game}/deck-builder/save", axum::routing::post(save))
+        .route(
+            "/{game}/deck-builder/template",
+            axum::routing::post(save_template),
+        )
 }
 
-/// One pile of the game's layout: its name in the deck, as people read it, and its zone rule.
+/// One pile of the builder: the zone of the deck it holds (`main`, `legend`, `runes`,
+/// `battlefields`, `sideboard`: where a share code puts its cards), its name as people read it,
+/// its zone rule and its role.
 struct PileKind {
-    name: &'static str,
-    label: &'static str,
-    zone_rule: Option<&'static str>,
+    name: String,
+    label: String,
+    zone_rule: Option<String>,
     role: scripts_pb::PileRole,
 }
 
-const fn kind(
-    name: &'static str,
-    label: &'static str,
-    zone_rule: Option<&'static str>,
-    role: scripts_pb::PileRole,
-) -> PileKind {
+fn kind(name: &str, label: &str, zone_rule: Option<&str>, role: scripts_pb::PileRole) -> PileKind {
     PileKind {
-        name,
-        label,
-        zone_rule,
+        name: name.to_owned(),
+        label: label.to_owned(),
+        zone_rule: zone_rule.map(str::to_owned),
         role,
     }
 }
 
 /// The piles a game's builder opens with, in order (Riftbound: the Constructed template).
-fn layout(game: Game) -> &'static [PileKind] {
+fn layout(game: Game) -> Vec<PileKind> {
     use scripts_pb::PileRole::{Main, Sideboard};
-    const SINGLE: &[PileKind] = &[kind("main", "Deck", None, Main)];
-    const RIFTBOUND: &[PileKind] = &[
-        kind("legend", "Legend", Some("riftbound-legend"), Main),
-        kind("runes", "Rune Deck", Some("riftbound-runes"), Main),
-        kind(
-            "battlefields",
-            "Battlefields",
-            Some("riftbound-battlefields"),
-            Main,
-        ),
-        kind("main", "Main Deck", Some("riftbound-main-deck"), Main),
-        kind("sideboard", "Sideboard", None, Sideboard),
-    ];
     match game {
-        Game::Riftbound => RIFTBOUND,
-        _ => SINGLE,
+        Game::Riftbound => vec![
+            kind("legend", "Legend", Some("riftbound-legend"), Main),
+            kind("runes", "Rune Deck", Some("riftbound-runes"), Main),
+            kind(
+                "battlefields",
+                "Battlefields",
+                Some("riftbound-battlefields"),
+                Main,
+            ),
+            kind("main", "Main Deck", Some("riftbound-main-deck"), Main),
+            kind("sideboard", "Sideboard", None, Sideboard),
+        ],
+        _ => vec![kind("main", "Deck", None, Main)],
     }
+}
+
+/// What the builder is set up with: its piles and the rules it checks with where the player
+/// picked none — the game's defaults, or a template's.
+struct Setup {
+    piles: Vec<PileKind>,
+    card_rule: String,
+    deck_rule: String,
+    /// The template it follows, if one: its id and name, and whether it is a Multi deck
+    /// layout (a deck set), which a deck's address cannot hold.
+    template: Option<(String, String, bool)>,
+}
+
+/// The zone a template's pile holds when it names none: its zone rule's, else the main deck.
+fn zone_of(rule: Option<&str>) -> &'static str {
+    match rule {
+        Some("riftbound-legend") => "legend",
+        Some("riftbound-runes") => "runes",
+        Some("riftbound-battlefields") => "battlefields",
+        _ => "main",
+    }
+}
+
+/// The game's default setup, or `template`'s (its piles mapped to the deck's zones).
+async fn set_up(calls: &Calls, game: Game, template: &str) -> Result<Setup, Response> {
+    let (card_rule, deck_rule) = default_rules(game);
+    let mut setup = Setup {
+        piles: layout(game),
+        card_rule: card_rule.to_owned(),
+        deck_rule: deck_rule.to_owned(),
+        template: None,
+    };
+    // Riftbound opens on its Constructed template (the same piles as its layout).
+    let template = match (template, game) {
+        ("", Game::Riftbound) => "riftbound-constructed",
+        ("", _) => return Ok(setup),
+        (id, _) => id,
+    };
+    let found = calls
+        .decks()
+        .map_err(failed)?
+        .get_template(decks_pb::GetTemplateRequest {
+            game: proto::game::to_wire(game),
+            id: template.to_owned(),
+        })
+        .await
+        .map_err(failed)?
+        .template
+        .unwrap_or_default();
+    let mut piles: Vec<PileKind> = Vec::new();
+    for pile in &found.piles {
+        let role = decks_pb::PileRole::try_from(pile.role).unwrap_or(decks_pb::PileRole::Main);
+        let rule = pile.zone_rule.as_ref().map(|rule| rule.ruleset.as_str());
+        let (zone, role) = match role {
+            decks_pb::PileRole::Sideboard => {
+                ("sideboard".to_owned(), scripts_pb::PileRole::Sideboard)
+            }
+            decks_pb::PileRole::Maybeboard => continue,
+            _ => (
+                pile.zone
+                    .clone()
+                    .unwrap_or_else(|| zone_of(rule).to_owned()),
+                scripts_pb::PileRole::Main,
+            ),
+        };
+        // A zone holds one pile: a second pile of a zone (a Multi deck's next deck) is left out.
+        if piles.iter().any(|kind| kind.name == zone) {
+            continue;
+        }
+        piles.push(PileKind {
+            name: zone,
+            label: pile.name.clone(),
+            zone_rule: pile.zone_rule.as_ref().map(|rule| rule.ruleset.clone()),
+            role,
+        });
+    }
+    if !piles.is_empty() {
+        setup.piles = piles;
+    }
+    if let Some(rule) = &found.deck_rule {
+        setup.deck_rule.clone_from(&rule.ruleset);
+    }
+    if let Some(rule) = found
+        .card_ruleset
+        .as_ref()
+        .and_then(|card| card.rule.as_ref())
+    {
+        setup.card_rule.clone_from(&rule.ruleset);
+    }
+    let multi = found.layout == i32::from(decks_pb::DeckLayout::MultiDeck);
+    setup.template = Some((found.id, found.name, multi));
+    Ok(setup)
 }
 
 /// The game's default card rule and whole-deck rule.
@@ -213,6 +304,7 @@ fn default_calculator(slug: &str) -> String {
 async fn calculators_dialog(
     calls: &Calls,
     game: Game,
+    piles: &[PileKind],
     deck: &decks_pb::SharedDeck,
     picked: &str,
     page: &str,
@@ -222,11 +314,11 @@ async fn calculators_dialog(
         return None;
     }
     let mut pile = std::collections::BTreeMap::new();
-    for kind in layout(game) {
+    for kind in piles {
         if kind.role == scripts_pb::PileRole::Sideboard {
             continue;
         }
-        for card in cards_in(deck, kind.name) {
+        for card in cards_in(deck, &kind.name) {
             *pile.entry(card.r#ref.clone()).or_insert(0) += card.count;
         }
     }
@@ -306,15 +398,15 @@ async fn changed(
     Ok(exported.text)
 }
 
-/// The game's piles as the rule pickers list them.
-fn zones(game: Game) -> Vec<Zone<'static>> {
-    layout(game)
+/// The builder's piles as the rule pickers list them.
+fn zones(piles: &[PileKind]) -> Vec<Zone<'_>> {
+    piles
         .iter()
         .filter(|kind| kind.role != scripts_pb::PileRole::Sideboard)
         .map(|kind| Zone {
-            name: kind.name,
-            label: kind.label,
-            default: kind.zone_rule,
+            name: &kind.name,
+            label: &kind.label,
+            default: kind.zone_rule.as_deref(),
         })
         .collect()
 }
@@ -325,9 +417,9 @@ fn zone_rule<'a>(rules: &'a Rules, kind: &'a PileKind) -> Option<&'a str> {
         return None;
     }
     rules.zone_rule(&Zone {
-        name: kind.name,
-        label: kind.label,
-        default: kind.zone_rule,
+        name: &kind.name,
+        label: &kind.label,
+        default: kind.zone_rule.as_deref(),
     })
 }
 
@@ -338,14 +430,16 @@ async fn check(
     game: Game,
     deck: &decks_pb::SharedDeck,
     rules: &Rules,
+    setup: &Setup,
 ) -> Result<scripts_pb::ValidateDeckResponse, String> {
-    let (card_rule, deck_rule) = default_rules(game);
-    let piles = layout(game)
+    let (card_rule, deck_rule) = (setup.card_rule.as_str(), setup.deck_rule.as_str());
+    let piles = setup
+        .piles
         .iter()
         .map(|kind| scripts_pb::ValidatePile {
-            name: kind.label.to_owned(),
+            name: kind.label.clone(),
             role: kind.role.into(),
-            cards: cards_in(deck, kind.name)
+            cards: cards_in(deck, &kind.name)
                 .map(|card| scripts_pb::PileEntry {
                     r#ref: card.r#ref.clone(),
                     count: card.count,
@@ -453,7 +547,8 @@ async fn builder(
         } else {
             params.pile.as_str()
         };
-        if !layout(game).iter().any(|kind| kind.name == pile) {
+        let setup = set_up(&calls, game, &params.rules().template).await?;
+        if !setup.piles.iter().any(|kind| kind.name == pile) {
             return Err(failed(ApiError::invalid_argument(format!(
                 "no pile `{}` in the {name} builder",
                 kit::status::quote(pile)
@@ -498,11 +593,24 @@ async fn builder_page(
     import_problem: Option<&str>,
 ) -> Result<Markup, Response> {
     let deck = deck.unwrap_or_default();
+    let setup = set_up(calls, game, &params.rules().template).await?;
     let verdict = if deck.piles.iter().any(|pile| !pile.cards.is_empty()) {
-        Some(check(calls, game, &deck, &params.rules()).await)
+        Some(check(calls, game, &deck, &params.rules(), &setup).await)
     } else {
         None
     };
+    let templates = calls
+        .decks()
+        .map_err(failed)?
+        .list_templates(decks_pb::ListTemplatesRequest {
+            game: proto::game::to_wire(game),
+            page_size: 100,
+            page_token: String::new(),
+            include_hidden: false,
+        })
+        .await
+        .map(|answer| answer.templates)
+        .unwrap_or_default();
     let results = if params.q.trim().is_empty() {
         Vec::new()
     } else {
@@ -533,7 +641,7 @@ async fn builder_page(
             .map(|page| page.decks)
             .unwrap_or_default(),
     };
-    let kinds = layout(game);
+    let kinds = &setup.piles;
     let code = share_code(&deck);
     let rules = params.rules();
     let issues: Vec<&scripts_pb::DeckIssue> = match &verdict {
@@ -568,16 +676,38 @@ async fn builder_page(
         .cloned()
         .chain(rules.pairs())
         .collect();
+    let offered = deck_rules::offered(calls, game).await;
+    let mut keep = deck_and_search.clone();
+    if !rules.template.is_empty() {
+        keep.push(("template".to_owned(), rules.template.clone()));
+    }
     let rule_pickers = deck_rules::pickers(
         &format!("/{slug}/deck-builder"),
-        &deck_and_search,
-        &deck_rules::offered(calls, game).await,
+        &keep,
+        &offered,
         &rules,
-        default_rules(game),
-        &zones(game),
+        (&setup.card_rule, &setup.deck_rule),
+        &zones(&setup.piles),
     );
-    let dialog =
-        calculators_dialog(calls, game, &deck, &params.calc, &here, everything.clone()).await;
+    let template_forms = super::templates::forms(
+        viewer,
+        slug,
+        setup.template.as_ref(),
+        &templates,
+        &offered,
+        &rules.pairs(),
+        code.is_empty(),
+    );
+    let dialog = calculators_dialog(
+        calls,
+        game,
+        &setup.piles,
+        &deck,
+        &params.calc,
+        &here,
+        everything.clone(),
+    )
+    .await;
     let title = format!("{name} deck builder");
     Ok(page(
         viewer,
@@ -588,6 +718,7 @@ async fn builder_page(
             div class="builder" {
                 section class="deck" aria-labelledby="deck-heading" {
                     h2 id="deck-heading" { "Deck" }
+                    (template_forms)
                     (rule_pickers)
                     form method="get" action={ "/" (slug) "/deck-builder" } class="stack import" {
                         @for (key, value) in &rules.pairs() { input type="hidden" name=(key) value=(value); }
@@ -620,9 +751,9 @@ async fn builder_page(
                         }
                     }
                     @for kind in kinds {
-                        @let cards: Vec<&decks_pb::PileCard> = cards_in(&deck, kind.name).collect();
+                        @let cards: Vec<&decks_pb::PileCard> = cards_in(&deck, &kind.name).collect();
                         @let total: u32 = cards.iter().map(|card| card.count).sum();
-                        @let pile_issues: Vec<&&scripts_pb::DeckIssue> = issues.iter().filter(|issue| issue.pile.as_deref() == Some(kind.label)).collect();
+                        @let pile_issues: Vec<&&scripts_pb::DeckIssue> = issues.iter().filter(|issue| issue.pile.as_deref() == Some(kind.label.as_str())).collect();
                         section class="pile" data-pile=(kind.name) aria-label=(kind.label) {
                             h3 { (kind.label) " " span class="count" { "(" (total) ")" } }
                             @if !pile_issues.is_empty() {
@@ -640,8 +771,8 @@ async fn builder_page(
                                             @if !card_issues.is_empty() {
                                                 span class="card-issue warning" role="note" { "⚠ " (card_issues.iter().map(|issue| issue.message.as_str()).collect::<Vec<_>>().join(" ")) }
                                             }
-                                            a class="button secondary small" href=(change("add", &card.r#ref, kind.name)) aria-label={ "One more " (card.name) } { "+" }
-                                            a class="button secondary small" href=(change("remove", &card.r#ref, kind.name)) aria-label={ "One less " (card.name) } { "−" }
+                                            a class="button secondary small" href=(change("add", &card.r#ref, &kind.name)) aria-label={ "One more " (card.name) } { "+" }
+                                            a class="button secondary small" href=(change("remove", &card.r#ref, &kind.name)) aria-label={ "One less " (card.name) } { "−" }
                                         }
                                     }
                                 }
@@ -708,7 +839,7 @@ async fn builder_page(
                                     @if let Some(url) = image(card) { img src=(super::layout::secure(url)) alt=(card.name) loading="lazy" width="60" height="84"; }
                                     span { (card.name) }
                                     @for kind in kinds {
-                                        a class="button small" href=(change("add", reference, kind.name))
+                                        a class="button small" href=(change("add", reference, &kind.name))
                                             aria-label={ "Add " (card.name) " to " (kind.label) } {
                                             "+ " (kind.label)
                                         }
@@ -734,7 +865,9 @@ async fn shared(
     let deck = open(&calls, game, &code).await?;
     let share = share_code(&deck);
     let here = format!("/{slug}/decks/{}", urlencode(&code));
-    let dialog = calculators_dialog(&calls, game, &deck, &params.calc, &here, Vec::new()).await;
+    let piles = layout(game);
+    let dialog =
+        calculators_dialog(&calls, game, &piles, &deck, &params.calc, &here, Vec::new()).await;
     let title = format!("{name} deck");
     Ok(page(
         &viewer,
@@ -748,8 +881,8 @@ async fn shared(
             }
             @if let Some(dialog) = dialog { (dialog) }
             // The game's piles in the builder's order, each that holds cards.
-            @for kind in layout(game) {
-                @let cards: Vec<&decks_pb::PileCard> = cards_in(&deck, kind.name).collect();
+            @for kind in &layout(game) {
+                @let cards: Vec<&decks_pb::PileCard> = cards_in(&deck, &kind.name).collect();
                 @if !cards.is_empty() {
                     section class="pile" data-pile=(kind.name) aria-label=(kind.label) {
                         h2 { (kind.label) " (" (cards.iter().map(|card| card.count).sum::<u32>()) ")" }
@@ -815,19 +948,21 @@ async fn save(
     }
     let (game, name) = known_game(&slug)?;
     let deck = open(&calls, game, &form.deck).await?;
-    let (card_rule, deck_rule) = default_rules(game);
     let rules = Rules::read(&form.card, &form.rule, &form.rest);
-    let piles = layout(game)
+    let setup = set_up(&calls, game, &rules.template).await?;
+    let (card_rule, deck_rule) = (setup.card_rule.as_str(), setup.deck_rule.as_str());
+    let piles = setup
+        .piles
         .iter()
         .enumerate()
         .map(|(order, kind)| decks_pb::SavedPile {
-            name: kind.label.to_owned(),
+            name: kind.label.clone(),
             role: match kind.role {
                 scripts_pb::PileRole::Sideboard => decks_pb::PileRole::Sideboard,
                 _ => decks_pb::PileRole::Main,
             }
             .into(),
-            cards: cards_in(&deck, kind.name)
+            cards: cards_in(&deck, &kind.name)
                 .map(|card| decks_pb::SavedCard {
                     r#ref: card.r#ref.clone(),
                     count: card.count,
@@ -840,7 +975,7 @@ async fn save(
             synced_deck: None,
         })
         .collect();
-    let layout_kind = if layout(game).len() > 1 {
+    let layout_kind = if setup.piles.len() > 1 {
         decks_pb::DeckLayout::Piles
     } else {
         decks_pb::DeckLayout::SingleDeck
@@ -883,4 +1018,96 @@ async fn save(
         },
     )
     .into_response())
+}
+
+/// The fields of the Save as Template form.
+#[derive(Debug, Deserialize)]
+struct TemplateForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    deckset: String,
+    pin: Option<String>,
+    public: Option<String>,
+    #[serde(default)]
+    card: String,
+    #[serde(default)]
+    rule: String,
+    #[serde(flatten)]
+    rest: BTreeMap<String, String>,
+}
+
+/// Saves the builder's layout (its piles, their zone rules and roles, the whole-deck rule and
+/// the card ruleset, recommended or pinned) as a template of the viewer's, then opens the
+/// builder on it.
+async fn save_template(
+    viewer: Viewer,
+    calls: Calls,
+    Path(slug): Path<String>,
+    axum::Form(form): axum::Form<TemplateForm>,
+) -> PageResult {
+    super::answer::check_csrf(&viewer, &form.csrf)?;
+    if viewer.caller.account().is_none() {
+        return Ok(Redirect::to("/signin").into_response());
+    }
+    let (game, _) = known_game(&slug)?;
+    let rules = Rules::read(&form.card, &form.rule, &form.rest);
+    let setup = set_up(&calls, game, &rules.template).await?;
+    let piles = setup
+        .piles
+        .iter()
+        .enumerate()
+        .map(|(order, kind)| decks_pb::TemplatePile {
+            name: kind.label.clone(),
+            role: match kind.role {
+                scripts_pb::PileRole::Sideboard => decks_pb::PileRole::Sideboard,
+                _ => decks_pb::PileRole::Main,
+            }
+            .into(),
+            zone_rule: zone_rule(&rules, kind).and_then(rule_ref),
+            column: u32::try_from(order).unwrap_or(0),
+            order: 0,
+            view: None,
+            zone: Some(kind.name.clone()),
+            cards: Vec::new(),
+        })
+        .collect();
+    let layout_kind = if setup.piles.len() > 1 {
+        decks_pb::DeckLayout::Piles
+    } else {
+        decks_pb::DeckLayout::SingleDeck
+    };
+    let mode = if form.pin.is_some() {
+        decks_pb::RulesetMode::Pinned
+    } else {
+        decks_pb::RulesetMode::Recommended
+    };
+    let saved = calls
+        .decks()
+        .map_err(failed)?
+        .save_template(decks_pb::SaveTemplateRequest {
+            game: proto::game::to_wire(game),
+            name: form.name.clone(),
+            public: form.public.is_some(),
+            layout: layout_kind.into(),
+            piles,
+            open_pile: 0,
+            deck_rule: rules.deck_rule(&setup.deck_rule).and_then(rule_ref),
+            deckset_rule: rule_ref(&form.deckset),
+            card_ruleset: rules
+                .card_rule(&setup.card_rule)
+                .map(|id| decks_pb::CardRuleset {
+                    rule: rule_ref(id),
+                    mode: mode.into(),
+                }),
+        })
+        .await
+        .map_err(failed)?;
+    let id = saved
+        .template
+        .map(|template| template.id)
+        .unwrap_or_default();
+    Ok(Redirect::to(&super::templates::builder_link(&slug, &id)).into_response())
 }

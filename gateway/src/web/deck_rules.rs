@@ -2,7 +2,7 @@
 //! picked among the game's built-in rules and the viewer's own enabled rulesets. The choice
 //! rides in the builder's address next to the deck (`card=`, `rule=`, `zone-<pile>=`; `none`
 //! for no rule), only where it differs from the game's defaults, so a share link carries it and
-//! every change keeps it.
+//! every change keeps it. The template the builder follows (`template=`) rides with them.
 
 use std::collections::BTreeMap;
 
@@ -18,6 +18,8 @@ const NONE: &str = "none";
 /// game's default.
 #[derive(Debug, Clone, Default)]
 pub struct Rules {
+    /// The template the builder follows (empty: the game's default layout).
+    pub template: String,
     pub card: String,
     pub deck: String,
     /// Pile name → ruleset id (or `none`).
@@ -43,6 +45,7 @@ impl Rules {
             })
             .collect();
         Self {
+            template: rest.get("template").cloned().unwrap_or_default(),
             card: card.to_owned(),
             deck: deck.to_owned(),
             zones,
@@ -52,6 +55,9 @@ impl Rules {
     /// The address's parameters for these rules, the ones set.
     pub fn pairs(&self) -> Vec<(String, String)> {
         let mut pairs = Vec::new();
+        if !self.template.is_empty() {
+            pairs.push(("template".to_owned(), self.template.clone()));
+        }
         if !self.card.is_empty() {
             pairs.push(("card".to_owned(), self.card.clone()));
         }

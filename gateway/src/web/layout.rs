@@ -71,6 +71,7 @@ pub fn page(viewer: &Viewer, title: &str, content: Markup) -> Markup {
                             a href={ "/users/" (username) } { (username) }
                             a href="/settings/rulesets" { "Rulesets" }
                             a href="/settings/calculators" { "Calculators" }
+                            a href="/settings/templates" { "Templates" }
                             a href="/settings/tokens" { "Tokens" }
                             form method="post" action="/signout" class="inline" {
                                 (csrf_field(viewer))

@@ -18,6 +18,7 @@ mod layout;
 mod pages;
 pub mod session;
 mod settings;
+mod templates;
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -49,6 +50,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .merge(settings::routes())
         .merge(builder::routes())
         .merge(calculator_settings::routes())
+        .merge(templates::routes())
         .route_layer(axum::middleware::from_fn_with_state(state, attach))
         .route_layer(axum::middleware::from_fn(page_headers));
     Router::new().merge(pages).merge(assets::routes())
