@@ -1026,6 +1026,11 @@ async fn the_lor_builder_reads_the_guides_code_and_checks_it_with_the_default_ru
     browser.wait_for("section.pile[data-pile='main'] li").await;
     let shown = piles(&browser).await;
     assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(
+        browser.count(".piles.columns").await,
+        0,
+        "a single deck, as a list"
+    );
     let copies: u32 = shown[0]
         .1
         .iter()
@@ -1763,6 +1768,12 @@ async fn templates_are_saved_from_an_empty_builder_switched_to_and_managed_in_se
         "Template: Constructed"
     );
     assert_eq!(piles(&browser).await.len(), 5);
+    assert_eq!(browser.count(".piles.columns").await, 1, "in Pile View");
+    browser.click("p.view-toggle a").await;
+    browser.wait_text("p.view-toggle strong", "off").await;
+    assert_eq!(browser.count(".piles.columns").await, 0);
+    browser.click("p.view-toggle a").await;
+    browser.wait_text("p.view-toggle strong", "on").await;
 
     // Save as Template (every pile empty), with the Main Deck's zone rule turned off.
     browser.click("details.rules summary").await;

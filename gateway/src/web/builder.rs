@@ -663,6 +663,17 @@ async fn builder_page(
         format!("/{slug}/deck-builder?{}", query.finish())
     };
     let here = builder_href(slug, &code, &params.q, &rules);
+    // Pile View (piles side by side) is on for a layout of several piles unless turned off.
+    let pile_view = match rules.view.as_str() {
+        "list" => false,
+        "piles" => true,
+        _ => kinds.len() > 1,
+    };
+    let view_href = |view: &str| {
+        let mut toggled = rules.clone();
+        view.clone_into(&mut toggled.view);
+        builder_href(slug, &code, &params.q, &toggled)
+    };
     // What the page's forms carry besides their own fields: the deck and search, and the rules.
     let mut deck_and_search: Vec<(String, String)> = Vec::new();
     if !code.is_empty() {
@@ -750,6 +761,11 @@ async fn builder_page(
                             }
                         }
                     }
+                    p class="view-toggle" {
+                        "Pile View: " strong { @if pile_view { "on" } @else { "off" } } " "
+                        a href=(view_href(if pile_view { "list" } else { "piles" })) { @if pile_view { "Show as a list" } @else { "Lay piles side by side" } }
+                    }
+                    div class=(if pile_view { "piles columns" } else { "piles" }) {
                     @for kind in kinds {
                         @let cards: Vec<&decks_pb::PileCard> = cards_in(&deck, &kind.name).collect();
                         @let total: u32 = cards.iter().map(|card| card.count).sum();
@@ -778,6 +794,7 @@ async fn builder_page(
                                 }
                             }
                         }
+                    }
                     }
                     @if let Some(exports) = &deck.exports {
                         section class="exports" {

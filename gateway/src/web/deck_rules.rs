@@ -20,6 +20,8 @@ const NONE: &str = "none";
 pub struct Rules {
     /// The template the builder follows (empty: the game's default layout).
     pub template: String,
+    /// Pile View: `piles` (side by side), `list`, or empty for the layout's own.
+    pub view: String,
     pub card: String,
     pub deck: String,
     /// Pile name → ruleset id (or `none`).
@@ -46,6 +48,7 @@ impl Rules {
             .collect();
         Self {
             template: rest.get("template").cloned().unwrap_or_default(),
+            view: rest.get("view").cloned().unwrap_or_default(),
             card: card.to_owned(),
             deck: deck.to_owned(),
             zones,
@@ -57,6 +60,9 @@ impl Rules {
         let mut pairs = Vec::new();
         if !self.template.is_empty() {
             pairs.push(("template".to_owned(), self.template.clone()));
+        }
+        if !self.view.is_empty() {
+            pairs.push(("view".to_owned(), self.view.clone()));
         }
         if !self.card.is_empty() {
             pairs.push(("card".to_owned(), self.card.clone()));
