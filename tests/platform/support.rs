@@ -351,6 +351,7 @@ impl SamplePlatform {
             let card = match *game {
                 "lor" => "01SI001",
                 "riftbound" => "ogn-259-298",
+                "pokemon" => "sv8-76",
                 other => panic!("no card to wait for in {other}"),
             };
             let url = format!("{}/{game}/cards/{card}", platform.api);

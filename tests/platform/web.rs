@@ -1876,3 +1876,72 @@ async fn templates_are_saved_from_an_empty_builder_switched_to_and_managed_in_se
     assert_eq!(browser.count(&row).await, 0);
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_pokemon_builder_reads_the_guides_code_and_list_as_the_same_deck() {
+    let platform = SamplePlatform::with_card_data(&["pokemon"]).await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let start = guide.find("### Pokémon TCG").expect("the Pokémon section");
+    let end = guide.find("### Riftbound").expect("the Riftbound section");
+    let samples = text_blocks(&guide[start..end]);
+    assert_eq!(samples.len(), 2, "the guide's code and list");
+
+    let mut seen = Vec::new();
+    for sample in &samples {
+        browser.go(&format!("{site}/pokemon/deck-builder")).await;
+        browser.fill("#import", sample).await;
+        browser.click("form.import button").await;
+        browser.wait_for("section.pile[data-pile='main'] li").await;
+        let mut shown = piles(&browser).await;
+        for (_, cards) in &mut shown {
+            cards.sort();
+        }
+        // The shared card data has no Mega Evolution promos (`30C`, `me55`): both formats say
+        // so for the same two cards, line by line, and keep the rest.
+        let skipped = browser.text("#skipped").await;
+        assert_eq!(skipped.matches("card not found").count(), 2, "{skipped}");
+        assert!(
+            skipped.contains("66") && skipped.contains("128"),
+            "{skipped}"
+        );
+        seen.push(shown);
+    }
+    assert_eq!(seen[0], seen[1], "the code and the list give the same deck");
+    assert_eq!(seen[0].len(), 1, "Pokémon starts as a single deck");
+    let copies: u32 = seen[0][0]
+        .1
+        .iter()
+        .filter_map(|entry| {
+            entry
+                .rsplit(' ')
+                .next()?
+                .trim_end_matches('×')
+                .parse::<u32>()
+                .ok()
+        })
+        .sum();
+    assert_eq!(copies, 12, "the guide's 20 cards but the two skipped 4-ofs");
+    // A 12-card deck breaks the 60-card rule, said for the whole deck.
+    let issues = browser.wait_for("#deck-issues").await;
+    assert!(issues.contains("60"), "{issues}");
+    // Share links to the PTCG1 code.
+    let share = browser
+        .client
+        .find(Locator::Css("#share"))
+        .await
+        .expect("a share link")
+        .attr("href")
+        .await
+        .expect("its address")
+        .expect("an href");
+    assert!(share.starts_with("/pokemon/decks/PTCG1."), "{share}");
+    assert_eq!(
+        browser.count("button[data-copy='deck-code']").await,
+        0,
+        "no separate deck code: the share code is the code"
+    );
+    browser.screenshots("pokemon-deck-builder").await;
+    browser.stop().await;
+}
