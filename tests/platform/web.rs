@@ -1945,3 +1945,141 @@ async fn the_pokemon_builder_reads_the_guides_code_and_list_as_the_same_deck() {
     browser.screenshots("pokemon-deck-builder").await;
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
+    use crate::ownership::{Callers, Who};
+    /// A CSRF token of the browser's (64 hex digits, as the pages make them).
+    const CSRF: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    let platform = SamplePlatform::start().await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("a client");
+    let callers = Callers::make(&client, &api, "keeper").await;
+    let made = |path: &'static str, body: serde_json::Value, pointer: &'static str| {
+        let (client, api, owner) = (client.clone(), api.clone(), callers.owner.clone());
+        async move {
+            let answer = client
+                .post(format!("{api}/riftbound/{path}"))
+                .bearer_auth(&owner)
+                .json(&body)
+                .send()
+                .await
+                .expect("an answer");
+            assert_eq!(answer.status(), 201, "{path}");
+            let body: serde_json::Value = answer.json().await.expect("JSON");
+            body.pointer(pointer)
+                .and_then(|id| id.as_str())
+                .expect("an id")
+                .to_owned()
+        }
+    };
+    let ruleset = made(
+        "rulesets",
+        json!({"name": "Mine", "scope": "deck",
+               "source": "export default function validateDeck(deck) {\n  return true;\n}"}),
+        "/ruleset/id",
+    )
+    .await;
+    let calculator = made(
+        "calculators",
+        json!({"name": "Mine", "source": EVERY_WIDGET}),
+        "/calculator/id",
+    )
+    .await;
+    let private_calculator = made(
+        "calculators",
+        json!({"name": "Private", "source": EVERY_WIDGET}),
+        "/calculator/id",
+    )
+    .await;
+    let template = made(
+        "templates",
+        json!({"name": "Mine", "piles": [{"name": "Everything"}], "decksetRule": "riftbound-any-lineup"}),
+        "/template/id",
+    )
+    .await;
+
+    // A browser of each caller: the token in the session cookie, and a CSRF token of its own.
+    let as_browser = |who: Who, request: reqwest::RequestBuilder| {
+        let mut cookie = format!("turnier_csrf={CSRF}");
+        if let Some(token) = callers.token(who) {
+            cookie.push_str(&format!("; turnier_session={token}"));
+        }
+        request
+            .header("cookie", cookie)
+            .header("accept", "text/html")
+    };
+    // Owner: done (back to the list); another account: the resource is not theirs to see;
+    // anonymous and a revoked token: sent to sign in; a read-only token: refused.
+    let matrix = [
+        (Who::Other, 404),
+        (Who::Anonymous, 303),
+        (Who::ReadOnly, 403),
+        (Who::Revoked, 303),
+        (Who::Owner, 303),
+    ];
+    for (path, id) in [
+        ("rulesets", &ruleset),
+        ("calculators", &calculator),
+        ("templates", &template),
+    ] {
+        for (who, status) in matrix {
+            let answer = as_browser(
+                who,
+                client.post(format!("{site}/settings/{path}/{id}")).form(&[
+                    ("csrf", CSRF),
+                    ("game", "riftbound"),
+                    ("action", "public"),
+                ]),
+            )
+            .send()
+            .await
+            .expect("an answer");
+            let got = answer.status().as_u16();
+            let location = answer
+                .headers()
+                .get("location")
+                .and_then(|to| to.to_str().ok())
+                .unwrap_or_default()
+                .to_owned();
+            let page = answer.text().await.unwrap_or_default();
+            assert_eq!(got, status, "make {path} public as {who:?}: {page}");
+            if status == 303 {
+                let to = location;
+                let expected = if who == Who::Owner {
+                    "/settings/"
+                } else {
+                    "/signin"
+                };
+                assert!(to.starts_with(expected), "{path} as {who:?} goes to {to}");
+            }
+        }
+    }
+    // Reading a private calculator in its editor: the owner and their read-only token only.
+    for (who, status) in [
+        (Who::Owner, 200),
+        (Who::ReadOnly, 200),
+        (Who::Other, 404),
+        (Who::Anonymous, 303),
+        (Who::Revoked, 303),
+    ] {
+        let answer = as_browser(
+            who,
+            client.get(format!(
+                "{site}/settings/calculators/edit?game=riftbound&id={private_calculator}"
+            )),
+        )
+        .send()
+        .await
+        .expect("an answer");
+        assert_eq!(
+            answer.status().as_u16(),
+            status,
+            "open the editor as {who:?}"
+        );
+    }
+}
