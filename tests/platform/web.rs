@@ -2083,3 +2083,84 @@ async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn multi_deck_checks_a_lineup_with_the_deck_set_rule_and_saves_it_as_a_deck_set() {
+    let platform = SamplePlatform::with_card_data(&["lor"]).await;
+    let browser = Browser::start().await;
+    let site = &platform.http;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "captain").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "captain").await;
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide
+        .find("### Legends of Runeterra")
+        .expect("the LoR section")..];
+    let code = text_blocks(section).remove(0);
+    browser
+        .go(&format!(
+            "{site}/lor/deck-builder?deck={}",
+            url_escape(code.trim())
+        ))
+        .await;
+    browser.wait_for("section.pile[data-pile='main'] li").await;
+    let single = piles(&browser).await;
+
+    // Multi deck: the deck becomes the lineup's first, with an empty second beside it.
+    browser.click("#multi-deck").await;
+    browser.wait_for("section.pile[data-pile='deck-1']").await;
+    let lineup = piles(&browser).await;
+    assert_eq!(lineup.len(), 2, "{lineup:?}");
+    assert_eq!(lineup[0].1, single[0].1, "the first deck is the deck");
+    assert!(lineup[1].1.is_empty());
+
+    // The same deck again as the second: the deck set rule (Riot lock) refuses the lineup,
+    // its messages without a deck's prefix.
+    browser.fill("#import", &code).await;
+    browser.click("form.import button").await;
+    browser.wait_for("#deck-issues").await;
+    let lineup = piles(&browser).await;
+    assert_eq!(lineup[1].1, lineup[0].1, "the import filled the empty deck");
+    let issues = browser.text("#deck-issues").await;
+    assert!(issues.contains("Warnings for the lineup"), "{issues}");
+    let lines = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('#deck-issues li')].map(li => li.textContent);",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    let lines: Vec<String> = serde_json::from_value(lines).expect("texts");
+    assert!(
+        lines.iter().any(|line| !line.starts_with("Deck ")),
+        "the deck set rule's own message: {lines:?}"
+    );
+    let url = browser.client.current_url().await.expect("a url");
+    assert!(
+        url.query_pairs()
+            .any(|(key, value)| key == "lineup" && value.contains('|')),
+        "{url}"
+    );
+
+    // One more copy in Deck 2 changes Deck 2 alone.
+    browser
+        .click("section.pile[data-pile='deck-1'] li a[aria-label^='One more']")
+        .await;
+    browser.wait_for("#deck-issues").await;
+    let changed = piles(&browser).await;
+    assert_eq!(changed[0].1, lineup[0].1);
+    assert_ne!(changed[1].1, lineup[1].1);
+    browser.screenshots("multi-deck").await;
+
+    // Saved as a deck set, with the warnings it still has.
+    browser.fill("#lineup-name", "Bo2 <test>").await;
+    browser.click("#save-lineup button").await;
+    assert_eq!(
+        browser.wait_for("#saved").await,
+        "Saved on your account as a deck set."
+    );
+    browser.stop().await;
+}

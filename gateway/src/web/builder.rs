@@ -27,6 +27,8 @@ use std::collections::BTreeMap;
 
 use super::answer::{PageResult, failed, known_game};
 use super::deck_rules::{self, Rules, Zone};
+
+mod lineup;
 use super::layout::{page, urlencode};
 use super::session::Viewer;
 use crate::ApiError;
@@ -42,6 +44,10 @@ pub fn routes() -> Router<AppState> {
         .route("/{game}/deck-builder", get(builder))
         .route("/{game}/decks/{code}", get(shared))
         .route("/{game}/deck-builder/save", axum::routing::post(save))
+        .route(
+            "/{game}/deck-builder/lineup",
+            axum::routing::post(lineup::save),
+        )
         .route(
             "/{game}/deck-builder/template",
             axum::routing::post(save_template),
@@ -234,6 +240,14 @@ struct BuilderParams {
     /// The calculator the calculators dialog shows (the dialog is closed without it).
     #[serde(default)]
     calc: String,
+    /// Multi deck: the lineup's decks, as share codes joined by `|` (absent: a single deck).
+    lineup: Option<String>,
+    /// The zone of the deck a lineup's change is in (`main` when absent).
+    #[serde(default)]
+    zone: String,
+    /// A lineup's deck to take out (its index), or `new` for one more empty deck.
+    #[serde(default)]
+    drop: String,
     /// The card ruleset and whole-deck rule picked (empty: the game's defaults).
     #[serde(default)]
     card: String,
@@ -476,6 +490,9 @@ async fn builder(
     Query(params): Query<BuilderParams>,
 ) -> PageResult {
     let (game, name) = known_game(&game_slug)?;
+    if let Some(codes) = &params.lineup {
+        return lineup::answer(&viewer, &calls, game, &game_slug, name, &params, codes).await;
+    }
     // A change answers with the deck's new address.
     if !params.saved.is_empty() {
         let deck = calls
@@ -762,6 +779,8 @@ async fn builder_page(
                         }
                     }
                     p class="view-toggle" {
+                        a id="multi-deck" href=(lineup::href(slug, &[code.clone(), String::new()], &params.q, &Rules::default())) { "Multi deck" }
+                        " · "
                         "Pile View: " strong { @if pile_view { "on" } @else { "off" } } " "
                         a href=(view_href(if pile_view { "list" } else { "piles" })) { @if pile_view { "Show as a list" } @else { "Lay piles side by side" } }
                     }

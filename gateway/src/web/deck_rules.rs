@@ -22,6 +22,8 @@ pub struct Rules {
     pub template: String,
     /// Pile View: `piles` (side by side), `list`, or empty for the layout's own.
     pub view: String,
+    /// Multi deck: the deck set rule (`setrule=`; empty: the game's default).
+    pub deckset: String,
     pub card: String,
     pub deck: String,
     /// Pile name → ruleset id (or `none`).
@@ -49,6 +51,7 @@ impl Rules {
         Self {
             template: rest.get("template").cloned().unwrap_or_default(),
             view: rest.get("view").cloned().unwrap_or_default(),
+            deckset: rest.get("setrule").cloned().unwrap_or_default(),
             card: card.to_owned(),
             deck: deck.to_owned(),
             zones,
@@ -63,6 +66,9 @@ impl Rules {
         }
         if !self.view.is_empty() {
             pairs.push(("view".to_owned(), self.view.clone()));
+        }
+        if !self.deckset.is_empty() {
+            pairs.push(("setrule".to_owned(), self.deckset.clone()));
         }
         if !self.card.is_empty() {
             pairs.push(("card".to_owned(), self.card.clone()));
@@ -164,7 +170,7 @@ pub fn pickers(
     }
 }
 
-fn picker(field: &str, label: &str, offered: &[&pb::Ruleset], now: Option<&str>) -> Markup {
+pub fn picker(field: &str, label: &str, offered: &[&pb::Ruleset], now: Option<&str>) -> Markup {
     let (built_in, own): (Vec<&&pb::Ruleset>, Vec<&&pb::Ruleset>) =
         offered.iter().partition(|ruleset| ruleset.built_in);
     let id = format!("pick-{field}");
