@@ -2155,6 +2155,36 @@ async fn multi_deck_checks_a_lineup_with_the_deck_set_rule_and_saves_it_as_a_dec
     assert_ne!(changed[1].1, lineup[1].1);
     browser.screenshots("multi-deck").await;
 
+    // A Multi deck template opens as a lineup of as many empty decks, with its deck set rule.
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let token = crate::ownership::session(&client, &api, "templater").await;
+    let answer = client
+        .post(format!("{api}/lor/templates"))
+        .bearer_auth(&token)
+        .json(&json!({
+            "name": "Best of three", "layout": "multi-deck", "public": true,
+            "piles": [{"name": "Deck 1"}, {"name": "Deck 2"}, {"name": "Deck 3"}],
+            "decksetRule": "lor-riot-lock",
+        }))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), 201);
+    let body: serde_json::Value = answer.json().await.expect("JSON");
+    let template = body["template"]["id"].as_str().expect("an id").to_owned();
+    let page = reqwest::get(format!("{site}/lor/deck-builder?template={template}"))
+        .await
+        .expect("the page")
+        .text()
+        .await
+        .expect("its text");
+    assert!(page.contains("Open it in Multi deck"), "{page}");
+    assert!(
+        page.contains("lineup=%7C%7C&amp;setrule=lor-riot-lock"),
+        "three empty decks and the template's deck set rule"
+    );
+
     // Saved as a deck set, with the warnings it still has.
     browser.fill("#lineup-name", "Bo2 <test>").await;
     browser.click("#save-lineup button").await;

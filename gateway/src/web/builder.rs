@@ -102,6 +102,8 @@ struct Setup {
     /// The template it follows, if one: its id and name, and whether it is a Multi deck
     /// layout (a deck set), which a deck's address cannot hold.
     template: Option<(String, String, bool)>,
+    /// A Multi deck template's decks (its main piles) and deck set rule.
+    lineup: (usize, String),
 }
 
 /// The zone a template's pile holds when it names none: its zone rule's, else the main deck.
@@ -122,6 +124,7 @@ async fn set_up(calls: &Calls, game: Game, template: &str) -> Result<Setup, Resp
         card_rule: card_rule.to_owned(),
         deck_rule: deck_rule.to_owned(),
         template: None,
+        lineup: (0, String::new()),
     };
     // Riftbound opens on its Constructed template (the same piles as its layout).
     let template = match (template, game) {
@@ -181,6 +184,18 @@ async fn set_up(calls: &Calls, game: Game, template: &str) -> Result<Setup, Resp
         setup.card_rule.clone_from(&rule.ruleset);
     }
     let multi = found.layout == i32::from(decks_pb::DeckLayout::MultiDeck);
+    setup.lineup = (
+        found
+            .piles
+            .iter()
+            .filter(|pile| pile.role == i32::from(decks_pb::PileRole::Main))
+            .count(),
+        found
+            .deckset_rule
+            .as_ref()
+            .map(|rule| rule.ruleset.clone())
+            .unwrap_or_default(),
+    );
     setup.template = Some((found.id, found.name, multi));
     Ok(setup)
 }
@@ -717,10 +732,28 @@ async fn builder_page(
         (&setup.card_rule, &setup.deck_rule),
         &zones(&setup.piles),
     );
+    // A Multi deck template opens as a lineup of as many empty decks as it has piles.
+    let as_lineup = setup
+        .template
+        .as_ref()
+        .filter(|(_, _, multi)| *multi)
+        .map(|_| {
+            let lineup_rules = Rules {
+                deckset: setup.lineup.1.clone(),
+                ..Rules::default()
+            };
+            lineup::href(
+                slug,
+                &vec![String::new(); setup.lineup.0.clamp(1, 10)],
+                "",
+                &lineup_rules,
+            )
+        });
     let template_forms = super::templates::forms(
         viewer,
         slug,
         setup.template.as_ref(),
+        as_lineup.as_deref(),
         &templates,
         &offered,
         &rules.pairs(),

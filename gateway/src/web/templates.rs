@@ -39,6 +39,7 @@ pub fn forms(
     viewer: &Viewer,
     slug: &str,
     current: Option<&(String, String, bool)>,
+    as_lineup: Option<&str>,
     templates: &[pb::Template],
     rulesets: &[scripts_pb::Ruleset],
     hidden: &[(String, String)],
@@ -73,9 +74,10 @@ pub fn forms(
                 p class="help" { "Switching replaces every pile, cards included: save the deck first to keep it." }
                 button type="submit" { "Switch template" }
             }
-            @if let Some((_, _, true)) = current {
-                p class="warning" id="multi-deck" {
-                    "This template is a Multi deck layout (a lineup of decks). A deck's address holds one deck, so the builder shows one pile per zone; save lineups as deck sets through the API."
+            @if let Some(link) = as_lineup {
+                p class="warning" id="multi-deck-template" {
+                    "This template is a Multi deck layout: every pile is a deck of a lineup. "
+                    a href=(link) { "Open it in Multi deck" }
                 }
             }
             @if viewer.caller.account().is_some() && empty {
