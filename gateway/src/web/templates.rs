@@ -35,6 +35,7 @@ pub fn builder_link(slug: &str, id: &str) -> String {
 
 /// The builder's template forms: Switch template, and (signed in, every pile empty) Save as
 /// Template with the deck set rule it is for.
+#[allow(clippy::too_many_arguments)]
 pub fn forms(
     viewer: &Viewer,
     slug: &str,
