@@ -115,3 +115,31 @@ if (live) {
     pending = setTimeout(rerun, 400);
   });
 }
+
+// A tournament's pages follow its events stream: when something happens (pairings, a result,
+// standings, registrations, the timer), the page fetches itself again and swaps its content in,
+// so players and organizers see it without a reload.
+const followed = document.querySelector("[data-live-events]");
+if (followed && "EventSource" in window) {
+  const kinds = ["pairings_published", "result_reported", "result_confirmed", "standings_changed",
+    "round_timer", "stage_advanced", "registration_changed", "tournament_started",
+    "tournament_changed", "tournament_finished"];
+  let pending = null;
+  const redraw = async () => {
+    const answer = await fetch(location.href, { headers: { accept: "text/html" } });
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const fresh = page.querySelector("[data-live-events]");
+    const shown = document.querySelector("[data-live-events]");
+    if (fresh && shown) {
+      shown.replaceChildren(...fresh.childNodes);
+      wire(shown);
+    }
+  };
+  const stream = new EventSource(followed.dataset.liveEvents);
+  for (const kind of kinds) {
+    stream.addEventListener(kind, () => {
+      clearTimeout(pending);
+      pending = setTimeout(redraw, 150);
+    });
+  }
+}

@@ -2194,3 +2194,134 @@ async fn multi_deck_checks_a_lineup_with_the_deck_set_rule_and_saves_it_as_a_dec
     );
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_player_registers_on_the_tournament_page_and_sees_pairings_and_live_standings() {
+    let platform = SamplePlatform::start().await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let organizer = crate::ownership::session(&client, &api, "host").await;
+    let post = |path: String, body: serde_json::Value| {
+        let (client, organizer) = (client.clone(), organizer.clone());
+        async move {
+            let answer = client
+                .post(path)
+                .bearer_auth(&organizer)
+                .json(&body)
+                .send()
+                .await
+                .expect("an answer");
+            let status = answer.status().as_u16();
+            let body: serde_json::Value = answer.json().await.unwrap_or_default();
+            assert!(status < 300, "{status}: {body}");
+            body
+        }
+    };
+    let created = post(
+        format!("{api}/riftbound/tournaments"),
+        json!({"name": "Store <night>", "stages": [{"format": "swiss", "settings": {"rounds": 3}}]}),
+    )
+    .await;
+    let id = created["tournament"]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    for n in 1..=7 {
+        post(
+            format!("{api}/tournaments/{id}/registrations"),
+            json!({"displayName": format!("Guest {n}")}),
+        )
+        .await;
+    }
+
+    // A player finds it under Upcoming and registers on its page.
+    let browser = Browser::start().await;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "walkin").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "walkin").await;
+    browser.go(&format!("{site}/riftbound/tournaments")).await;
+    let upcoming = browser
+        .text("section[aria-labelledby='state-registration']")
+        .await;
+    assert!(upcoming.contains("Store <night>"), "{upcoming}");
+    browser.click("ul.tournaments a").await;
+    browser.wait_for("#registration-count").await;
+    assert!(browser.text("ol.stages").await.contains("Swiss"));
+    browser
+        .click("section[aria-labelledby='registration-heading'] button")
+        .await;
+    browser
+        .wait_text("#my-registration", "You are registered.")
+        .await;
+    assert!(
+        browser
+            .text("#registration-count")
+            .await
+            .starts_with("8 registered")
+    );
+    browser.screenshots("tournament").await;
+
+    // The organizer starts and pairs: four tables, every player's name on them.
+    post(format!("{api}/tournaments/{id}:start"), json!({})).await;
+    let round = post(format!("{api}/tournaments/{id}/rounds"), json!({})).await;
+    browser
+        .go(&format!("{site}/tournaments/{id}/pairings"))
+        .await;
+    assert_eq!(browser.count("table.pairings tbody tr").await, 4);
+    assert!(browser.text("table.pairings").await.contains("walkin"));
+    browser.screenshots("pairings").await;
+
+    // Standings follow the events stream: results reported through the API show up in the
+    // open page without a reload.
+    browser
+        .go(&format!("{site}/tournaments/{id}/standings"))
+        .await;
+    browser
+        .client
+        .execute("window.turnierKept = 1; return null;", vec![])
+        .await
+        .expect("a script");
+    let before = browser.text("main").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for played in round["round"]["matches"].as_array().expect("matches") {
+        let match_id = played["id"].as_str().expect("an id");
+        post(
+            format!("{api}/tournaments/{id}/matches/{match_id}:report"),
+            json!({"games": [2, 0]}),
+        )
+        .await;
+    }
+    let mut now = before.clone();
+    for _ in 0..100 {
+        now = browser.text("main").await;
+        if now.contains("1–0–0") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(now.contains("1–0–0"), "the standings updated live: {now}");
+    let kept = browser
+        .client
+        .execute("return window.turnierKept === 1;", vec![])
+        .await
+        .expect("a script");
+    assert_eq!(kept, json!(true), "without a reload");
+    let meanings = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('table.standings th abbr')].map(a => a.title);",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    let meanings: Vec<String> = serde_json::from_value(meanings).expect("titles");
+    assert!(
+        !meanings.is_empty() && meanings.iter().all(|meaning| meaning.ends_with('.')),
+        "{meanings:?}"
+    );
+    browser.screenshots("standings").await;
+    browser.stop().await;
+}

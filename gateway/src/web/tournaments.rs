@@ -1,0 +1,530 @@
+//! The tournament pages players read: the tournaments of a game (upcoming, running,
+//! finished), a tournament's page (its stages and their settings, the deck rules with each
+//! scope's script, registration), the pairings of a round and the standings with each
+//! tiebreaker as a named column. The pages are drawn from the JSON the API answers
+//! (`proto::tournaments_json`), so they say exactly what the API says; with our script they
+//! follow the tournament's events stream and redraw themselves when something happens.
+
+// `ApiError` is what the services' failures arrive as; it lives for one response.
+#![allow(clippy::result_large_err)]
+
+use axum::extract::{Path, Query};
+use axum::response::{IntoResponse, Redirect};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use maud::{Markup, html};
+use proto::tournaments::v1 as pb;
+use proto::tournaments_json;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::answer::{PageResult, check_csrf, failed, known_game};
+use super::layout::{csrf_field, game_name, page, urlencode};
+use super::session::Viewer;
+use crate::auth::Calls;
+use crate::state::AppState;
+
+/// The tournament pages' routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/{game}/tournaments", get(list))
+        .route("/tournaments/{id}", get(overview))
+        .route("/tournaments/{id}/pairings", get(pairings))
+        .route("/tournaments/{id}/standings", get(standings))
+        .route("/tournaments/{id}/registration", post(registration))
+}
+
+/// Each tiebreaker the service names, as people read it and what it means (the guide's words).
+const TIEBREAKERS: [(&str, &str, &str); 10] = [
+    (
+        "head_to_head",
+        "H2H",
+        "Head-to-head: among players tied on points, the points each earned against the others in the tie.",
+    ),
+    (
+        "score_difference",
+        "Diff",
+        "Score difference: games won minus games lost, over every match played.",
+    ),
+    (
+        "game_win_percentage",
+        "GW%",
+        "Game win percentage: games won divided by games played.",
+    ),
+    (
+        "points_scored",
+        "Pts scored",
+        "Points scored: total games won over every match played.",
+    ),
+    (
+        "buchholz",
+        "Buchholz",
+        "Buchholz: the sum of the current points of every opponent played; byes add nothing.",
+    ),
+    (
+        "median_buchholz",
+        "Median B.",
+        "Median Buchholz: Buchholz without the single highest and single lowest opponent.",
+    ),
+    (
+        "sonneborn_berger",
+        "S-B",
+        "Sonneborn-Berger: the points of every opponent beaten, plus half of every opponent drawn.",
+    ),
+    (
+        "opponent_match_win_percentage",
+        "OMW%",
+        "Opponent match win percentage: the average match-win percentage of the opponents.",
+    ),
+    (
+        "opponent_opponent_match_win_percentage",
+        "OOMW%",
+        "Opponent-opponent match win percentage: the average OMW% of the opponents.",
+    ),
+    (
+        "opponent_game_win_percentage",
+        "OGW%",
+        "Opponent game win percentage: the average game-win percentage of the opponents.",
+    ),
+];
+
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Null => String::new(),
+        Value::Bool(true) => "yes".to_owned(),
+        Value::Bool(false) => "no".to_owned(),
+        Value::Array(list) => list.iter().map(text).collect::<Vec<_>>().join(", "),
+        other => other.to_string(),
+    }
+}
+
+/// A setting's key in plain words: `bestOf` → "best of", `late_entry` → "late entry".
+fn words(key: &str) -> String {
+    let mut out = String::new();
+    for character in key.chars() {
+        if character.is_ascii_uppercase() {
+            out.push(' ');
+            out.push(character.to_ascii_lowercase());
+        } else if character == '_' {
+            out.push(' ');
+        } else {
+            out.push(character);
+        }
+    }
+    let mut chars = out.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().collect::<String>() + chars.as_str()
+    })
+}
+
+async fn read(calls: &Calls, id: &str) -> Result<Value, axum::response::Response> {
+    let answer = calls
+        .tournaments()
+        .map_err(failed)?
+        .get_tournament(pb::GetTournamentRequest { id: id.to_owned() })
+        .await
+        .map_err(failed)?;
+    Ok(tournaments_json::tournament_answer(&answer)["tournament"].clone())
+}
+
+async fn registrations(calls: &Calls, id: &str) -> Vec<Value> {
+    let Ok(client) = calls.tournaments() else {
+        return Vec::new();
+    };
+    client
+        .list_registrations(pb::ListRegistrationsRequest { id: id.to_owned() })
+        .await
+        .map(|answer| {
+            tournaments_json::registrations_answer(&answer)["registrations"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
+/// A tiebreaker's value as the standings show it: a percentage as one (`33.33%`), a number
+/// without needless decimals.
+fn tiebreaker_value(name: &str, value: &Value) -> String {
+    match value.as_f64() {
+        Some(share) if name.ends_with("percentage") => format!("{:.2}%", share * 100.0),
+        Some(number) => super::charts::number(number),
+        None => text(value),
+    }
+}
+
+/// A registration's name by its id.
+fn name_of(registrations: &[Value], id: &str) -> String {
+    registrations
+        .iter()
+        .find(|registration| registration["id"] == id)
+        .map_or_else(
+            || id.to_owned(),
+            |registration| text(&registration["displayName"]),
+        )
+}
+
+/// The tabs of a tournament's pages, `current` marked.
+fn tabs(id: &str, current: &str) -> Markup {
+    let id = urlencode(id);
+    html! {
+        nav aria-label="Tournament" { ul class="tabs" {
+            @for (path, label) in [("", "Overview"), ("/pairings", "Pairings"), ("/standings", "Standings")] {
+                li { a href={ "/tournaments/" (id) (path) } aria-current=[(path == current).then_some("page")] { (label) } }
+            }
+        } }
+    }
+}
+
+/// The frame of a tournament's page: the title, the tabs, and the events it follows live.
+fn frame(
+    viewer: &Viewer,
+    tournament: &Value,
+    current: &str,
+    title: &str,
+    body: Markup,
+) -> PageResult {
+    let id = text(&tournament["id"]);
+    let name = text(&tournament["name"]);
+    Ok(page(
+        viewer,
+        &format!("{title} · {name}"),
+        html! {
+            div class="tournament" data-live-events={ "/api/v1/tournaments/" (urlencode(&id)) "/events?after=" (text(&tournament["seq"])) } {
+                h1 { (name) }
+                p class="help" {
+                    (game_name(&text(&tournament["game"])).unwrap_or_default()) " · " (text(&tournament["state"]))
+                    @if tournament["currentRound"].as_u64().unwrap_or(0) > 0 {
+                        " · stage " (text(&tournament["currentStage"])) ", round " (text(&tournament["currentRound"]))
+                    }
+                }
+                (tabs(&id, current))
+                (body)
+            }
+        },
+    )
+    .into_response())
+}
+
+async fn list(viewer: Viewer, calls: Calls, Path(slug): Path<String>) -> PageResult {
+    let (game, name) = known_game(&slug)?;
+    let answer = calls
+        .tournaments()
+        .map_err(failed)?
+        .list_tournaments(pb::ListTournamentsRequest {
+            game: proto::game::to_wire(game),
+        })
+        .await
+        .map_err(failed)?;
+    let all = tournaments_json::tournaments_answer(&answer)["tournaments"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let title = format!("{name} tournaments");
+    Ok(page(
+        &viewer,
+        &title,
+        html! {
+            h1 { (title) }
+            @for (state, heading) in [("registration", "Upcoming"), ("running", "Running"), ("finished", "Finished")] {
+                @let these: Vec<&Value> = all.iter().filter(|tournament| tournament["state"] == state).collect();
+                section aria-labelledby={ "state-" (state) } {
+                    h2 id={ "state-" (state) } { (heading) }
+                    @if these.is_empty() { p class="help" { "None." } }
+                    ul class="tournaments" {
+                        @for tournament in &these {
+                            li {
+                                a href={ "/tournaments/" (urlencode(&text(&tournament["id"]))) } { (text(&tournament["name"])) }
+                                " · " (text(&tournament["registered"])) " registered"
+                                @if let Some(max) = tournament["maxParticipants"].as_u64() { " of " (max) }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    )
+    .into_response())
+}
+
+async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageResult {
+    let tournament = read(&calls, &id).await?;
+    let registrations = registrations(&calls, &id).await;
+    let mine = viewer.caller.account().and_then(|account| {
+        registrations
+            .iter()
+            .find(|registration| registration["account"] == account.id.as_str())
+    });
+    let open = tournament["registrationOpen"] == true;
+    let body = html! {
+        section aria-labelledby="registration-heading" {
+            h2 id="registration-heading" { "Registration" }
+            p id="registration-count" {
+                (text(&tournament["registered"])) " registered"
+                @if let Some(max) = tournament["maxParticipants"].as_u64() { " of " (max) }
+                @if tournament["waitlisted"].as_u64().unwrap_or(0) > 0 { ", " (text(&tournament["waitlisted"])) " on the waitlist" }
+                @if open { " · open" } @else { " · closed" }
+            }
+            @match (viewer.caller.account(), mine) {
+                (None, _) => { @if open { p { a href="/signin" { "Sign in" } " to register." } } }
+                (Some(_), Some(registration)) => {
+                    p id="my-registration" { "You are " (words(&text(&registration["state"])).to_lowercase()) "." }
+                    (action(&viewer, &id, "unregister", "Unregister", &text(&registration["id"])))
+                }
+                (Some(_), None) => {
+                    @if open { (action(&viewer, &id, "register", "Register", "")) }
+                }
+            }
+        }
+        section aria-labelledby="stages-heading" {
+            h2 id="stages-heading" { "Stages" }
+            ol class="stages" {
+                @for stage in tournament["stages"].as_array().into_iter().flatten() {
+                    li {
+                        strong { (words(&text(&stage["format"]))) } " · " (text(&stage["state"]))
+                        dl class="settings" {
+                            @for (key, value) in stage["settings"].as_object().into_iter().flatten() {
+                                dt { (words(key)) } dd { (text(value)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        @if let Some(settings) = tournament["deckSettings"].as_object() {
+            section aria-labelledby="rules-heading" id="rules" {
+                h2 id="rules-heading" { "Rules" }
+                p { "Decks to bring: " (text(&settings["decksToBring"]))
+                    @if settings.contains_key("deadline") { " · deadline " (text(&settings["deadline"])) } }
+                @for (scope, label) in [("cardRule", "Card rule"), ("deckRule", "Deck rule"), ("decksetRule", "Deck set rule")] {
+                    @if let Some(rule) = settings.get(scope).filter(|rule| rule.is_object()) {
+                        article class="rule" {
+                            h3 { (label) ": " (text(&rule["name"]))
+                                @if rule["unverified"] == true { " " span class="badge warning" { "Unverified code" } }
+                                @else { " " span class="badge" { "Built-in" } } }
+                            details class="view-code" {
+                                summary { "Script" }
+                                pre { code { (text(&rule["source"])) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    frame(&viewer, &tournament, "", "Overview", body)
+}
+
+/// A registration button: its own small form with the CSRF token.
+fn action(viewer: &Viewer, id: &str, what: &str, label: &str, registration: &str) -> Markup {
+    html! {
+        form method="post" action={ "/tournaments/" (urlencode(id)) "/registration" } class="inline" {
+            (csrf_field(viewer))
+            input type="hidden" name="action" value=(what);
+            input type="hidden" name="registration" value=(registration);
+            button type="submit" { (label) }
+        }
+    }
+}
+
+/// The fields of a registration form.
+#[derive(Debug, Deserialize)]
+struct RegistrationForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    action: String,
+    #[serde(default)]
+    registration: String,
+}
+
+/// Registers the viewer (or puts them on the waitlist when it is full), or unregisters them.
+async fn registration(
+    viewer: Viewer,
+    calls: Calls,
+    Path(id): Path<String>,
+    Form(form): Form<RegistrationForm>,
+) -> PageResult {
+    check_csrf(&viewer, &form.csrf)?;
+    if viewer.caller.account().is_none() {
+        return Ok(Redirect::to("/signin").into_response());
+    }
+    let client = calls.tournaments().map_err(failed)?;
+    match form.action.as_str() {
+        "register" => {
+            client
+                .register(pb::RegisterRequest {
+                    id: id.clone(),
+                    display_name: None,
+                })
+                .await
+                .map_err(failed)?;
+        }
+        "unregister" => {
+            client
+                .change_registration(pb::ChangeRegistrationRequest {
+                    id: id.clone(),
+                    registration: form.registration.clone(),
+                    change: Some(pb::change_registration_request::Change::Unregister(true)),
+                })
+                .await
+                .map_err(failed)?;
+        }
+        other => {
+            return Err(failed(crate::ApiError::invalid_argument(format!(
+                "no action `{}` on a registration",
+                kit::status::quote(other)
+            ))));
+        }
+    }
+    Ok(Redirect::to(&format!("/tournaments/{}", urlencode(&id))).into_response())
+}
+
+/// The round a pairings page shows.
+#[derive(Debug, Deserialize)]
+struct RoundQuery {
+    round: Option<u32>,
+}
+
+async fn pairings(
+    viewer: Viewer,
+    calls: Calls,
+    Path(id): Path<String>,
+    Query(query): Query<RoundQuery>,
+) -> PageResult {
+    let tournament = read(&calls, &id).await?;
+    let current = u32::try_from(tournament["currentRound"].as_u64().unwrap_or(0)).unwrap_or(0);
+    let number = query.round.unwrap_or(current);
+    let registrations = registrations(&calls, &id).await;
+    let round = if number == 0 {
+        None
+    } else {
+        let answer = calls
+            .tournaments()
+            .map_err(failed)?
+            .get_round(pb::GetRoundRequest {
+                id: id.clone(),
+                stage: 0,
+                number,
+            })
+            .await
+            .map_err(failed)?;
+        Some(tournaments_json::round_answer(&answer)["round"].clone())
+    };
+    let body = html! {
+        @if current > 1 {
+            nav aria-label="Rounds" { ul class="tabs" {
+                @for each in 1..=current {
+                    li { a href={ "?round=" (each) } aria-current=[(each == number).then_some("page")] { "Round " (each) } }
+                }
+            } }
+        }
+        @match &round {
+            None => { p { "No round has been paired yet." } }
+            Some(round) => {
+                h2 { "Round " (number) }
+                div class="table-scroll" { table class="pairings" {
+                    thead { tr { th scope="col" { "Table" } th scope="col" { "Player" } th scope="col" { "Opponent" } th scope="col" { "Result" } } }
+                    tbody {
+                        @for played in round["matches"].as_array().into_iter().flatten() {
+                            @let players: Vec<String> = played["players"].as_array().into_iter().flatten().map(|player| name_of(&registrations, &text(player))).collect();
+                            tr {
+                                td { (text(&played["table"])) }
+                                td { (players.first().cloned().unwrap_or_default()) }
+                                td { @if played["bye"] == true { "Bye" } @else { (players.get(1).cloned().unwrap_or_default()) } }
+                                td {
+                                    @if let Some(result) = played.get("result") {
+                                        (text(&result["games"]).replace(", ", "–")) " · " (text(&result["state"]))
+                                    } @else { "—" }
+                                }
+                            }
+                        }
+                    }
+                } }
+            }
+        }
+    };
+    frame(&viewer, &tournament, "/pairings", "Pairings", body)
+}
+
+async fn standings(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageResult {
+    let tournament = read(&calls, &id).await?;
+    let answer = calls
+        .tournaments()
+        .map_err(failed)?
+        .get_standings(pb::GetStandingsRequest {
+            id: id.clone(),
+            stage: 0,
+        })
+        .await;
+    let lines = answer
+        .map(|answer| {
+            tournaments_json::standings_answer(&answer)["standings"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    let names: Vec<String> = lines
+        .first()
+        .and_then(|line| line["tiebreakers"].as_object())
+        .map(|tiebreakers| tiebreakers.keys().cloned().collect())
+        .unwrap_or_default();
+    let body = html! {
+        @if lines.is_empty() { p { "No standings yet." } }
+        @else {
+            div class="table-scroll" { table class="standings" {
+                thead { tr {
+                    th scope="col" { "Rank" } th scope="col" { "Player" } th scope="col" { "Points" } th scope="col" { "Record" }
+                    @for name in &names {
+                        @let (short, meaning) = TIEBREAKERS.iter().find(|(id, _, _)| id == name).map_or((name.as_str(), ""), |(_, short, meaning)| (*short, *meaning));
+                        th scope="col" { abbr title=(meaning) tabindex="0" aria-label=(meaning) { (short) } }
+                    }
+                } }
+                tbody {
+                    @for line in &lines {
+                        tr class=[(line["dropped"] == true).then_some("dropped")] {
+                            td { (text(&line["rank"])) }
+                            td { (text(&line["displayName"])) @if line["dropped"] == true { " (dropped)" } }
+                            td { (line["points"].as_f64().map_or_else(|| text(&line["points"]), super::charts::number)) }
+                            td { (text(&line["record"]).replace(", ", "–")) }
+                            @for name in &names {
+                                td { (tiebreaker_value(name, &line["tiebreakers"][name.as_str()])) }
+                            }
+                        }
+                    }
+                }
+            } }
+        }
+    };
+    frame(&viewer, &tournament, "/standings", "Standings", body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_read_as_percentages() {
+        assert_eq!(
+            tiebreaker_value("opponent_match_win_percentage", &serde_json::json!(0.3333)),
+            "33.33%"
+        );
+        assert_eq!(tiebreaker_value("buchholz", &serde_json::json!(6.0)), "6");
+    }
+
+    #[test]
+    fn setting_keys_read_as_words() {
+        assert_eq!(words("bestOf"), "Best of");
+        assert_eq!(words("late_entry"), "Late entry");
+        assert_eq!(words("rounds"), "Rounds");
+    }
+
+    #[test]
+    fn every_tiebreaker_of_the_guide_has_a_short_name_and_a_meaning() {
+        for (id, short, meaning) in TIEBREAKERS {
+            assert!(!short.is_empty() && meaning.ends_with('.'), "{id}");
+        }
+    }
+}
