@@ -36,6 +36,19 @@ function wire(root) {
   for (const select of root.querySelectorAll("select[data-autosubmit]")) {
     select.addEventListener("change", () => select.form.requestSubmit());
   }
+
+  // A round's timer counts down on the page (from the server's figure when it was drawn).
+  for (const timer of root.querySelectorAll("[data-time-left-ms][data-running=yes]")) {
+    const end = Date.now() + Number(timer.dataset.timeLeftMs);
+    const tick = () => {
+      const seconds = Math.max(0, Math.floor((end - Date.now()) / 1000));
+      timer.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+      if (timer.isConnected && seconds > 0) {
+        setTimeout(tick, 1000);
+      }
+    };
+    setTimeout(tick, 1000);
+  }
 }
 wire(document);
 

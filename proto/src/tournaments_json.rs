@@ -370,7 +370,8 @@ pub fn registration(registration: &pb::Registration) -> Value {
 }
 
 /// A match (`match_`: `match` is a keyword): `{"id", "stage", "round", "table"?, "players",
-/// "bye"?, "label"?, "result"?: {"games", "state", "corrections"}, "timeLeftMs"?}`, its
+/// "bye"?, "label"?, "result"?: {"games", "state", "corrections", "reported"?}, "timeLeftMs"?}`
+/// (`reported`: which players reported a result not yet final, in `players` order), its
 /// optional parts only when it has them (`bye` only when true).
 pub fn match_(played: &pb::Match) -> Value {
     let mut out = Map::new();
@@ -401,6 +402,9 @@ pub fn match_(played: &pb::Match) -> Value {
         }
         written.insert("state".into(), json!(result.state));
         written.insert("corrections".into(), json!(result.corrections));
+        if result.reported.iter().any(|reported| *reported) {
+            written.insert("reported".into(), json!(result.reported));
+        }
         out.insert("result".into(), Value::Object(written));
     }
     if let Some(left) = played.time_left_ms {
@@ -1007,6 +1011,20 @@ mod tests {
         assert_eq!(
             match_answer(&pb::MatchResponse { r#match: None }),
             json!({"match": null})
+        );
+        // One player reported: the other is the one to confirm.
+        let reported = pb::Match {
+            result: Some(pb::MatchResult {
+                games: vec![0, 2],
+                state: "reported".into(),
+                reported: vec![false, true],
+                ..pb::MatchResult::default()
+            }),
+            ..bye
+        };
+        assert_eq!(
+            match_(&reported)["result"],
+            json!({"games": [0, 2], "state": "reported", "corrections": 0, "reported": [false, true]})
         );
     }
 

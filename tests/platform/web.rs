@@ -1769,10 +1769,10 @@ async fn templates_are_saved_from_an_empty_builder_switched_to_and_managed_in_se
     );
     assert_eq!(piles(&browser).await.len(), 5);
     assert_eq!(browser.count(".piles.columns").await, 1, "in Pile View");
-    browser.click("p.view-toggle a").await;
+    browser.click("#pile-view").await;
     browser.wait_text("p.view-toggle strong", "off").await;
     assert_eq!(browser.count(".piles.columns").await, 0);
-    browser.click("p.view-toggle a").await;
+    browser.click("#pile-view").await;
     browser.wait_text("p.view-toggle strong", "on").await;
 
     // Save as Template (every pile empty), with the Main Deck's zone rule turned off.
@@ -2227,13 +2227,22 @@ async fn a_player_registers_on_the_tournament_page_and_sees_pairings_and_live_st
         .as_str()
         .expect("an id")
         .to_owned();
-    for n in 1..=7 {
+    for n in 1..=6 {
         post(
             format!("{api}/tournaments/{id}/registrations"),
             json!({"displayName": format!("Guest {n}")}),
         )
         .await;
     }
+    // A rival with an account signs up through the API.
+    let rival = crate::ownership::session(&client, &api, "rival").await;
+    let answer = client
+        .post(format!("{api}/tournaments/{id}/registrations"))
+        .bearer_auth(&rival)
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), 201);
 
     // A player finds it under Upcoming and registers on its page.
     let browser = Browser::start().await;
@@ -2264,15 +2273,78 @@ async fn a_player_registers_on_the_tournament_page_and_sees_pairings_and_live_st
     );
     browser.screenshots("tournament").await;
 
-    // The organizer starts and pairs: four tables, every player's name on them.
+    // The organizer starts and pairs (walkin against rival on the first table, by hand): four
+    // tables, every player's name on them.
     post(format!("{api}/tournaments/{id}:start"), json!({})).await;
-    let round = post(format!("{api}/tournaments/{id}/rounds"), json!({})).await;
+    let listed: serde_json::Value = client
+        .get(format!("{api}/tournaments/{id}/registrations"))
+        .send()
+        .await
+        .expect("an answer")
+        .json()
+        .await
+        .expect("JSON");
+    let registration = |name: &str| -> String {
+        listed["registrations"]
+            .as_array()
+            .expect("registrations")
+            .iter()
+            .find(|each| each["displayName"] == name)
+            .and_then(|each| each["id"].as_str())
+            .expect("registered")
+            .to_owned()
+    };
+    let pairings: Vec<serde_json::Value> = [
+        ("walkin", "rival"),
+        ("Guest 1", "Guest 2"),
+        ("Guest 3", "Guest 4"),
+        ("Guest 5", "Guest 6"),
+    ]
+    .iter()
+    .map(|(a, b)| json!({"players": [registration(a), registration(b)]}))
+    .collect();
+    let round = post(
+        format!("{api}/tournaments/{id}/rounds"),
+        json!({"pairings": pairings}),
+    )
+    .await;
     browser
         .go(&format!("{site}/tournaments/{id}/pairings"))
         .await;
     assert_eq!(browser.count("table.pairings tbody tr").await, 4);
     assert!(browser.text("table.pairings").await.contains("walkin"));
     browser.screenshots("pairings").await;
+
+    // The player's page shows their table; when the rival reports through the API, the page
+    // asks the player to confirm, live; confirming decides it.
+    browser.go(&format!("{site}/tournaments/{id}")).await;
+    let table = browser.wait_for("#my-table").await;
+    assert!(table.contains("against rival"), "{table}");
+    let ours = round["round"]["matches"]
+        .as_array()
+        .expect("matches")
+        .iter()
+        .find(|played| played["players"][0] == registration("walkin").as_str())
+        .expect("our match")
+        .clone();
+    let ours_id = ours["id"].as_str().expect("an id").to_owned();
+    let answer = client
+        .post(format!("{api}/tournaments/{id}/matches/{ours_id}:report"))
+        .bearer_auth(&rival)
+        .json(&json!({"games": [0, 2]}))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), 200);
+    let prompt = browser.wait_for("#confirm").await;
+    assert!(
+        prompt.contains("rival reported: you 0 – 2 rival"),
+        "{prompt}"
+    );
+    browser.screenshots("my-match").await;
+    browser.click("#confirm button").await;
+    let decided = browser.wait_for("#decided").await;
+    assert!(decided.contains("confirmed"), "{decided}");
 
     // Standings follow the events stream: results reported through the API show up in the
     // open page without a reload.
@@ -2288,6 +2360,9 @@ async fn a_player_registers_on_the_tournament_page_and_sees_pairings_and_live_st
     tokio::time::sleep(Duration::from_millis(300)).await;
     for played in round["round"]["matches"].as_array().expect("matches") {
         let match_id = played["id"].as_str().expect("an id");
+        if match_id == ours_id {
+            continue;
+        }
         post(
             format!("{api}/tournaments/{id}/matches/{match_id}:report"),
             json!({"games": [2, 0]}),

@@ -815,7 +815,7 @@ async fn builder_page(
                         a id="multi-deck" href=(lineup::href(slug, &[code.clone(), String::new()], &params.q, &Rules::default())) { "Multi deck" }
                         " · "
                         "Pile View: " strong { @if pile_view { "on" } @else { "off" } } " "
-                        a href=(view_href(if pile_view { "list" } else { "piles" })) { @if pile_view { "Show as a list" } @else { "Lay piles side by side" } }
+                        a id="pile-view" href=(view_href(if pile_view { "list" } else { "piles" })) { @if pile_view { "Show as a list" } @else { "Lay piles side by side" } }
                     }
                     div class=(if pile_view { "piles columns" } else { "piles" }) {
                     @for kind in kinds {

@@ -32,6 +32,7 @@ pub fn routes() -> Router<AppState> {
         .route("/tournaments/{id}/pairings", get(pairings))
         .route("/tournaments/{id}/standings", get(standings))
         .route("/tournaments/{id}/registration", post(registration))
+        .route("/tournaments/{id}/report", post(report))
 }
 
 /// Each tiebreaker the service names, as people read it and what it means (the guide's words).
@@ -257,7 +258,16 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
             .find(|registration| registration["account"] == account.id.as_str())
     });
     let open = tournament["registrationOpen"] == true;
+    let current = u32::try_from(tournament["currentRound"].as_u64().unwrap_or(0)).unwrap_or(0);
+    let round = if mine.is_some() && current > 0 {
+        current_round(&calls, &id, current).await
+    } else {
+        None
+    };
     let body = html! {
+        @if let (Some(registration), Some(round)) = (mine, &round) {
+            (my_match(&viewer, &id, registration, &registrations, round))
+        }
         section aria-labelledby="registration-heading" {
             h2 id="registration-heading" { "Registration" }
             p id="registration-count" {
@@ -314,6 +324,173 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
         }
     };
     frame(&viewer, &tournament, "", "Overview", body)
+}
+
+/// Round `number` of the current stage as the API writes it, if it can be read.
+async fn current_round(calls: &Calls, id: &str, number: u32) -> Option<Value> {
+    let answer = calls
+        .tournaments()
+        .ok()?
+        .get_round(pb::GetRoundRequest {
+            id: id.to_owned(),
+            stage: 0,
+            number,
+        })
+        .await
+        .ok()?;
+    Some(tournaments_json::round_answer(&answer)["round"].clone())
+}
+
+/// A player's match of the round: table, opponent, the round's time left, and what they can do
+/// with its result — report it, confirm the opponent's report (or report what happened), or
+/// wait; a disputed result says the organizer decides.
+fn my_match(
+    viewer: &Viewer,
+    id: &str,
+    registration: &Value,
+    registrations: &[Value],
+    round: &Value,
+) -> Markup {
+    let me = text(&registration["id"]);
+    let played = round["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|played| {
+            played["players"]
+                .as_array()
+                .is_some_and(|players| players.iter().any(|player| *player == me.as_str()))
+        });
+    let Some(played) = played else {
+        return html! {};
+    };
+    let players: Vec<String> = played["players"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(text)
+        .collect();
+    let mine = usize::from(players.get(1) == Some(&me));
+    let theirs = 1 - mine;
+    let opponent = players
+        .get(theirs)
+        .map(|player| name_of(registrations, player))
+        .unwrap_or_default();
+    let result = played.get("result");
+    let games = |side: usize| {
+        result
+            .and_then(|result| result["games"].get(side))
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    };
+    let state = result
+        .map(|result| text(&result["state"]))
+        .unwrap_or_default();
+    let reported = |side: usize| {
+        result.is_some_and(|result| result["reported"].get(side) == Some(&Value::Bool(true)))
+    };
+    let match_id = text(&played["id"]);
+    let report_form = |label: &str, mine_games: u64, their_games: u64| {
+        html! {
+            form method="post" action={ "/tournaments/" (urlencode(id)) "/report" } class="report" {
+                (csrf_field(viewer))
+                input type="hidden" name="match" value=(match_id);
+                input type="hidden" name="side" value=(mine);
+                label for={ "mine-" (label.len()) } { "Games you won" }
+                select id={ "mine-" (label.len()) } name="mine" {
+                    @for n in 0..=3_u64 { option value=(n) selected[n == mine_games] { (n) } }
+                }
+                label for={ "theirs-" (label.len()) } { "Games " (opponent) " won" }
+                select id={ "theirs-" (label.len()) } name="theirs" {
+                    @for n in 0..=3_u64 { option value=(n) selected[n == their_games] { (n) } }
+                }
+                button type="submit" { (label) }
+            }
+        }
+    };
+    html! {
+        section id="my-match" aria-labelledby="my-match-heading" {
+            h2 id="my-match-heading" { "Your match" }
+            @if played["bye"] == true {
+                p id="my-table" { "Round " (text(&round["number"])) ": a bye." }
+            } @else {
+                p id="my-table" {
+                    "Round " (text(&round["number"])) " · Table " (text(&played["table"])) " · against " strong { (opponent) }
+                }
+                @if let Some(left) = played["timeLeftMs"].as_i64() {
+                    p { "Time left: " span class="timer" data-time-left-ms=(left) data-running=(text(&round["timer"]["running"])) { (clock(left)) } }
+                }
+                @match state.as_str() {
+                    "" => { (report_form("Report result", 0, 0)) }
+                    "reported" if reported(mine) && !reported(theirs) => {
+                        p id="waiting" { "You reported " (games(mine)) "–" (games(theirs)) ": waiting for " (opponent) " to confirm." }
+                    }
+                    "reported" => {
+                        div id="confirm" role="alert" {
+                            p { (opponent) " reported: you " (games(mine)) " – " (games(theirs)) " " (opponent) ". Is that right?" }
+                            (report_form("Confirm", games(mine), games(theirs)))
+                        }
+                        details { summary { "Report what happened instead" } (report_form("Report result", 0, 0)) }
+                    }
+                    "disputed" => { p id="disputed" class="warning" { "Disputed: you and " (opponent) " reported different results. The organizer decides." } }
+                    _ => { p id="decided" { "Result: you " (games(mine)) " – " (games(theirs)) " " (opponent) " (" (state) ")." } }
+                }
+            }
+        }
+    }
+}
+
+/// Milliseconds as `m:ss` (never below zero).
+fn clock(left_ms: i64) -> String {
+    let seconds = left_ms.max(0) / 1000;
+    format!("{}:{:02}", seconds / 60, seconds % 60)
+}
+
+/// The fields of a report.
+#[derive(Debug, Deserialize)]
+struct ReportForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(rename = "match", default)]
+    match_id: String,
+    /// The reporter's place in the match's players (0 or 1).
+    #[serde(default)]
+    side: usize,
+    #[serde(default)]
+    mine: u32,
+    #[serde(default)]
+    theirs: u32,
+}
+
+/// Reports (or confirms) the viewer's match: the games in the match's players order.
+async fn report(
+    viewer: Viewer,
+    calls: Calls,
+    Path(id): Path<String>,
+    Form(form): Form<ReportForm>,
+) -> PageResult {
+    check_csrf(&viewer, &form.csrf)?;
+    if viewer.caller.account().is_none() {
+        return Ok(Redirect::to("/signin").into_response());
+    }
+    let games = if form.side == 1 {
+        vec![form.theirs, form.mine]
+    } else {
+        vec![form.mine, form.theirs]
+    };
+    calls
+        .tournaments()
+        .map_err(failed)?
+        .report_result(pb::ReportResultRequest {
+            id: id.clone(),
+            match_id: form.match_id.clone(),
+            games,
+            finish: Vec::new(),
+            eliminations: Vec::new(),
+        })
+        .await
+        .map_err(failed)?;
+    Ok(Redirect::to(&format!("/tournaments/{}", urlencode(&id))).into_response())
 }
 
 /// A registration button: its own small form with the CSRF token.

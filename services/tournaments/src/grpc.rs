@@ -17,6 +17,7 @@ use tonic::{Request, Response, Status};
 
 use crate::domain::defaults::{Format, PairingStyle};
 use crate::domain::registration::RegistrationState;
+use crate::domain::result::ResultState;
 use crate::domain::stages::{Action, AdvancementRule, Condition, CutTiebreaker};
 use crate::error::Error;
 use crate::run::create::{CreateInput, StageInput, settings_view};
@@ -379,6 +380,7 @@ fn match_of(run: &Run, stage: usize, round: usize, played: &MatchRun, now_ms: i6
                 corrections: played.corrections,
                 finish: lobby.finish.clone(),
                 eliminations: lobby.eliminations.clone(),
+                reported: Vec::new(),
             }),
             (Some(result), None) => Some(pb::MatchResult {
                 games: result.games.to_vec(),
@@ -386,6 +388,11 @@ fn match_of(run: &Run, stage: usize, round: usize, played: &MatchRun, now_ms: i6
                 corrections: played.corrections,
                 finish: Vec::new(),
                 eliminations: Vec::new(),
+                reported: if result.state == ResultState::Final {
+                    Vec::new()
+                } else {
+                    result.claims.iter().map(Option::is_some).collect()
+                },
             }),
             (None, None) => None,
         },
