@@ -2400,3 +2400,118 @@ async fn a_player_registers_on_the_tournament_page_and_sees_pairings_and_live_st
     browser.screenshots("standings").await;
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() {
+    let platform = SamplePlatform::start().await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("a client");
+    let browser = Browser::start().await;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "director").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "director").await;
+    let session = browser
+        .client
+        .get_named_cookie("turnier_session")
+        .await
+        .expect("the session cookie")
+        .value()
+        .to_owned();
+    let answer = client
+        .post(format!("{api}/lor/tournaments"))
+        .bearer_auth(&session)
+        .json(
+            &json!({"name": "Friday", "stages": [{"format": "swiss", "settings": {"rounds": 3}}]}),
+        )
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), 201);
+    let body: serde_json::Value = answer.json().await.expect("JSON");
+    let id = body["tournament"]["id"].as_str().expect("an id").to_owned();
+
+    // Guests added by name in the console.
+    browser.go(&format!("{site}/tournaments/{id}/manage")).await;
+    for n in 1..=8 {
+        browser.fill("#guest-name", &format!("Player {n:02}")).await;
+        browser.click("form.search button").await;
+        browser
+            .wait_text("#registrations-heading", &format!("Registrations ({n})"))
+            .await;
+    }
+    browser.click("form:has(input[value='start']) button").await;
+    browser.wait_for("input[value='pair']").await;
+    // Pair the next round: four tables, each with a result to enter.
+    let pair = browser
+        .client
+        .find(Locator::Css("form:has(input[value='pair']) button"))
+        .await
+        .expect("the pair button");
+    pair.click().await.expect("clicked");
+    browser.wait_for("table.console-matches").await;
+    assert_eq!(browser.count("table.console-matches tbody tr").await, 4);
+    browser.screenshots("console").await;
+    browser
+        .client
+        .find(Locator::Css(
+            "table.console-matches tbody tr:first-child form.enter select",
+        ))
+        .await
+        .expect("the first player's games")
+        .select_by_value("2")
+        .await
+        .expect("picked");
+    browser
+        .click("table.console-matches tbody tr:first-child form.enter button")
+        .await;
+    if browser.count("table.console-matches").await == 0 {
+        panic!("entering a result: {}", browser.text("main").await);
+    }
+    let first = browser
+        .wait_for("table.console-matches tbody tr:first-child td:nth-child(3)")
+        .await;
+    assert!(first.contains("final"), "{first}");
+
+    // Print views: every table, and every player by name in order.
+    browser
+        .go(&format!("{site}/tournaments/{id}/pairings/print?by=table"))
+        .await;
+    assert_eq!(browser.count("table.print-page tbody tr").await, 4);
+    browser
+        .go(&format!("{site}/tournaments/{id}/pairings/print?by=name"))
+        .await;
+    let names = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('table.print-page tbody tr td:first-child')].map(c => c.textContent);",
+            vec![],
+        )
+        .await
+        .expect("a script");
+    let names: Vec<String> = serde_json::from_value(names).expect("names");
+    let expected: Vec<String> = (1..=8).map(|n| format!("Player {n:02}")).collect();
+    assert_eq!(names, expected);
+
+    // Nobody else manages it: another account is refused, a visitor sent to sign in.
+    let other = crate::ownership::session(&client, &api, "bystander").await;
+    let refused = client
+        .get(format!("{site}/tournaments/{id}/manage"))
+        .header("cookie", format!("turnier_session={other}"))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(refused.status(), 403);
+    let anonymous = client
+        .get(format!("{site}/tournaments/{id}/manage"))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(anonymous.status(), 303);
+    browser.stop().await;
+}

@@ -19,6 +19,7 @@ mod pages;
 pub mod session;
 mod settings;
 mod templates;
+mod tournament_console;
 mod tournaments;
 
 use std::net::{IpAddr, SocketAddr};
@@ -53,6 +54,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .merge(calculator_settings::routes())
         .merge(templates::routes())
         .merge(tournaments::routes())
+        .merge(tournament_console::routes())
         .route_layer(axum::middleware::from_fn_with_state(state, attach))
         .route_layer(axum::middleware::from_fn(page_headers));
     Router::new().merge(pages).merge(assets::routes())

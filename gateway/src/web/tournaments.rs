@@ -89,7 +89,7 @@ const TIEBREAKERS: [(&str, &str, &str); 10] = [
     ),
 ];
 
-fn text(value: &Value) -> String {
+pub(super) fn text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         Value::Null => String::new(),
@@ -101,7 +101,7 @@ fn text(value: &Value) -> String {
 }
 
 /// A setting's key in plain words: `bestOf` → "best of", `late_entry` → "late entry".
-fn words(key: &str) -> String {
+pub(super) fn words(key: &str) -> String {
     let mut out = String::new();
     for character in key.chars() {
         if character.is_ascii_uppercase() {
@@ -119,7 +119,7 @@ fn words(key: &str) -> String {
     })
 }
 
-async fn read(calls: &Calls, id: &str) -> Result<Value, axum::response::Response> {
+pub(super) async fn read(calls: &Calls, id: &str) -> Result<Value, axum::response::Response> {
     let answer = calls
         .tournaments()
         .map_err(failed)?
@@ -129,7 +129,7 @@ async fn read(calls: &Calls, id: &str) -> Result<Value, axum::response::Response
     Ok(tournaments_json::tournament_answer(&answer)["tournament"].clone())
 }
 
-async fn registrations(calls: &Calls, id: &str) -> Vec<Value> {
+pub(super) async fn registrations(calls: &Calls, id: &str) -> Vec<Value> {
     let Ok(client) = calls.tournaments() else {
         return Vec::new();
     };
@@ -156,7 +156,7 @@ fn tiebreaker_value(name: &str, value: &Value) -> String {
 }
 
 /// A registration's name by its id.
-fn name_of(registrations: &[Value], id: &str) -> String {
+pub(super) fn name_of(registrations: &[Value], id: &str) -> String {
     registrations
         .iter()
         .find(|registration| registration["id"] == id)
@@ -166,20 +166,34 @@ fn name_of(registrations: &[Value], id: &str) -> String {
         )
 }
 
-/// The tabs of a tournament's pages, `current` marked.
-fn tabs(id: &str, current: &str) -> Markup {
+/// The tabs of a tournament's pages, `current` marked; its organizers also see Manage.
+pub(super) fn tabs(id: &str, current: &str, organizer: bool) -> Markup {
     let id = urlencode(id);
+    let manage = organizer.then_some(("/manage", "Manage"));
     html! {
         nav aria-label="Tournament" { ul class="tabs" {
-            @for (path, label) in [("", "Overview"), ("/pairings", "Pairings"), ("/standings", "Standings")] {
+            @for (path, label) in [("", "Overview"), ("/pairings", "Pairings"), ("/standings", "Standings")].into_iter().chain(manage) {
                 li { a href={ "/tournaments/" (id) (path) } aria-current=[(path == current).then_some("page")] { (label) } }
             }
         } }
     }
 }
 
+/// Whether the viewer organizes `tournament`.
+pub(super) fn organizes(viewer: &Viewer, tournament: &Value) -> bool {
+    viewer.caller.account().is_some_and(|account| {
+        tournament["organizers"]
+            .as_array()
+            .is_some_and(|organizers| {
+                organizers
+                    .iter()
+                    .any(|organizer| organizer["account"] == account.id.as_str())
+            })
+    })
+}
+
 /// The frame of a tournament's page: the title, the tabs, and the events it follows live.
-fn frame(
+pub(super) fn frame(
     viewer: &Viewer,
     tournament: &Value,
     current: &str,
@@ -200,7 +214,7 @@ fn frame(
                         " · stage " (text(&tournament["currentStage"])) ", round " (text(&tournament["currentRound"]))
                     }
                 }
-                (tabs(&id, current))
+                (tabs(&id, current, organizes(viewer, tournament)))
                 (body)
             }
         },
@@ -327,7 +341,7 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
 }
 
 /// Round `number` of the current stage as the API writes it, if it can be read.
-async fn current_round(calls: &Calls, id: &str, number: u32) -> Option<Value> {
+pub(super) async fn current_round(calls: &Calls, id: &str, number: u32) -> Option<Value> {
     let answer = calls
         .tournaments()
         .ok()?
@@ -441,7 +455,7 @@ fn my_match(
 }
 
 /// Milliseconds as `m:ss` (never below zero).
-fn clock(left_ms: i64) -> String {
+pub(super) fn clock(left_ms: i64) -> String {
     let seconds = left_ms.max(0) / 1000;
     format!("{}:{:02}", seconds / 60, seconds % 60)
 }
