@@ -2515,3 +2515,105 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     assert_eq!(anonymous.status(), 303);
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_bracket_of_a_top_cut_is_drawn_after_advancing() {
+    let platform = SamplePlatform::start().await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let organizer = crate::ownership::session(&client, &api, "cutter").await;
+    let call = |path: String, body: serde_json::Value| {
+        let (client, organizer) = (client.clone(), organizer.clone());
+        async move {
+            let answer = client
+                .post(path)
+                .bearer_auth(&organizer)
+                .json(&body)
+                .send()
+                .await
+                .expect("an answer");
+            let status = answer.status().as_u16();
+            let body: serde_json::Value = answer.json().await.unwrap_or_default();
+            assert!(status < 300, "{status}: {body}");
+            body
+        }
+    };
+    let created = call(
+        format!("{api}/lor/tournaments"),
+        json!({
+            "name": "Swiss and top 4",
+            "stages": [{"format": "swiss", "settings": {"rounds": 2}}, {"format": "single_elimination"}],
+            "advancement": [{"fromStage": 1, "placements": [1, 4], "action": "advance", "toStage": 2}],
+        }),
+    )
+    .await;
+    let id = created["tournament"]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    for n in 1..=8 {
+        call(
+            format!("{api}/tournaments/{id}/registrations"),
+            json!({"displayName": format!("Seat {n}")}),
+        )
+        .await;
+    }
+    call(format!("{api}/tournaments/{id}:start"), json!({})).await;
+    let decide = |round: serde_json::Value| {
+        let call = &call;
+        let api = &api;
+        let id = &id;
+        async move {
+            for played in round["round"]["matches"].as_array().expect("matches") {
+                if played["bye"] == true {
+                    continue;
+                }
+                let match_id = played["id"].as_str().expect("an id");
+                call(
+                    format!("{api}/tournaments/{id}/matches/{match_id}:report"),
+                    json!({"games": [2, 1]}),
+                )
+                .await;
+            }
+        }
+    };
+    for _ in 0..2 {
+        let round = call(format!("{api}/tournaments/{id}/rounds"), json!({})).await;
+        decide(round).await;
+    }
+    let browser = Browser::start().await;
+    browser
+        .go(&format!("{site}/tournaments/{id}/bracket"))
+        .await;
+    assert!(browser.text("main").await.contains("Not paired yet"));
+
+    call(format!("{api}/tournaments/{id}:advance"), json!({})).await;
+    let semifinals = call(format!("{api}/tournaments/{id}/rounds"), json!({})).await;
+    browser
+        .go(&format!("{site}/tournaments/{id}/bracket"))
+        .await;
+    assert_eq!(
+        browser.count("svg.bracket g.match").await,
+        2,
+        "the semifinals"
+    );
+    decide(semifinals).await;
+    call(format!("{api}/tournaments/{id}/rounds"), json!({})).await;
+    browser
+        .go(&format!("{site}/tournaments/{id}/bracket"))
+        .await;
+    assert_eq!(
+        browser.count("svg.bracket g.match").await,
+        3,
+        "and the final"
+    );
+    assert_eq!(browser.count("svg.bracket path.link").await, 2);
+    assert_eq!(
+        browser.count("svg.bracket text.winner").await,
+        2,
+        "both semifinal winners"
+    );
+    browser.screenshots("bracket").await;
+    browser.stop().await;
+}

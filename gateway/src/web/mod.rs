@@ -9,6 +9,7 @@
 
 pub mod answer;
 pub mod assets;
+mod bracket;
 mod builder;
 mod calculator_settings;
 mod calculators;
@@ -55,6 +56,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .merge(templates::routes())
         .merge(tournaments::routes())
         .merge(tournament_console::routes())
+        .merge(bracket::routes())
         .route_layer(axum::middleware::from_fn_with_state(state, attach))
         .route_layer(axum::middleware::from_fn(page_headers));
     Router::new().merge(pages).merge(assets::routes())

@@ -172,7 +172,7 @@ pub(super) fn tabs(id: &str, current: &str, organizer: bool) -> Markup {
     let manage = organizer.then_some(("/manage", "Manage"));
     html! {
         nav aria-label="Tournament" { ul class="tabs" {
-            @for (path, label) in [("", "Overview"), ("/pairings", "Pairings"), ("/standings", "Standings")].into_iter().chain(manage) {
+            @for (path, label) in [("", "Overview"), ("/pairings", "Pairings"), ("/standings", "Standings"), ("/bracket", "Bracket")].into_iter().chain(manage) {
                 li { a href={ "/tournaments/" (id) (path) } aria-current=[(path == current).then_some("page")] { (label) } }
             }
         } }
