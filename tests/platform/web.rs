@@ -2416,25 +2416,56 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     browser.fill("#password", "correct horse battery").await;
     browser.click("form.stack button").await;
     browser.wait_text("header .account a", "director").await;
-    let session = browser
+    // Created in the browser: Swiss with the handbook's round count for 8, and a top 4.
+    browser.go(&format!("{site}/pokemon/tournaments")).await;
+    browser.click("#new-tournament").await;
+    browser.fill("#tournament-name", "Friday <league>").await;
+    browser.fill("#max", "8").await;
+    browser.click("#round-suggestion button").await;
+    browser.wait_text("#round-suggestion strong", "3").await;
+    let rounds = browser
         .client
-        .get_named_cookie("turnier_session")
+        .find(Locator::Css("#rounds"))
         .await
-        .expect("the session cookie")
-        .value()
+        .expect("the rounds")
+        .prop("value")
+        .await
+        .expect("its value");
+    assert_eq!(rounds.as_deref(), Some("3"), "Apply put the suggestion in");
+    browser
+        .client
+        .find(Locator::Css("#cut"))
+        .await
+        .expect("the cut")
+        .select_by_value("4")
+        .await
+        .expect("picked");
+    browser.screenshots("tournament-create").await;
+    browser
+        .click("#create-tournament button[value='create']")
+        .await;
+    browser.wait_for("#registrations-heading").await;
+    let url = browser.client.current_url().await.expect("a url");
+    let id = url
+        .path_segments()
+        .and_then(|mut segments| segments.nth(1))
+        .expect("the tournament's id")
         .to_owned();
-    let answer = client
-        .post(format!("{api}/lor/tournaments"))
-        .bearer_auth(&session)
-        .json(
-            &json!({"name": "Friday", "stages": [{"format": "swiss", "settings": {"rounds": 3}}]}),
-        )
+    let created: serde_json::Value = client
+        .get(format!("{api}/tournaments/{id}"))
         .send()
         .await
-        .expect("an answer");
-    assert_eq!(answer.status(), 201);
-    let body: serde_json::Value = answer.json().await.expect("JSON");
-    let id = body["tournament"]["id"].as_str().expect("an id").to_owned();
+        .expect("an answer")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(created["tournament"]["name"], "Friday <league>");
+    assert_eq!(created["tournament"]["stages"][0]["settings"]["rounds"], 3);
+    assert_eq!(
+        created["tournament"]["stages"][1]["format"],
+        "single_elimination"
+    );
+    assert_eq!(created["tournament"]["maxParticipants"], 8);
 
     // Guests added by name in the console.
     browser.go(&format!("{site}/tournaments/{id}/manage")).await;

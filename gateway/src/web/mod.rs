@@ -21,6 +21,7 @@ pub mod session;
 mod settings;
 mod templates;
 mod tournament_console;
+mod tournament_create;
 mod tournaments;
 
 use std::net::{IpAddr, SocketAddr};
@@ -57,6 +58,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .merge(tournaments::routes())
         .merge(tournament_console::routes())
         .merge(bracket::routes())
+        .merge(tournament_create::routes())
         .route_layer(axum::middleware::from_fn_with_state(state, attach))
         .route_layer(axum::middleware::from_fn(page_headers));
     Router::new().merge(pages).merge(assets::routes())

@@ -242,6 +242,9 @@ async fn list(viewer: Viewer, calls: Calls, Path(slug): Path<String>) -> PageRes
         &title,
         html! {
             h1 { (title) }
+            @if viewer.caller.account().is_some() {
+                p { a class="button" id="new-tournament" href={ "/" (slug) "/tournaments/new" } { "New tournament" } }
+            }
             @for (state, heading) in [("registration", "Upcoming"), ("running", "Running"), ("finished", "Finished")] {
                 @let these: Vec<&Value> = all.iter().filter(|tournament| tournament["state"] == state).collect();
                 section aria-labelledby={ "state-" (state) } {
