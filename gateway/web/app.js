@@ -148,6 +148,14 @@ if (followed && "EventSource" in window) {
       wire(shown);
     }
   };
+  // A lineup being checked: look again until its verdict is in.
+  const poll = async () => {
+    if (document.querySelector("[data-poll]")) {
+      await redraw();
+      setTimeout(poll, 1500);
+    }
+  };
+  setTimeout(poll, 1500);
   const stream = new EventSource(followed.dataset.liveEvents);
   for (const kind of kinds) {
     stream.addEventListener(kind, () => {

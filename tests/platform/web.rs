@@ -2648,3 +2648,95 @@ async fn the_bracket_of_a_top_cut_is_drawn_after_advancing() {
     browser.screenshots("bracket").await;
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_player_submits_a_lineup_sees_it_checked_live_and_saves_the_tournaments_custom_rule() {
+    let platform = SamplePlatform::with_card_data(&["lor"]).await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let organizer = crate::ownership::session(&client, &api, "judge").await;
+    let answer = client
+        .post(format!("{api}/lor/rulesets"))
+        .bearer_auth(&organizer)
+        .json(&json!({"name": "Never", "scope": "deck", "public": true,
+            "source": "export default function validateDeck(deck) {\n  return { valid: false, issues: [{ code: \"no\", message: \"Not <this> deck.\" }] };\n}"}))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), 201);
+    let body: serde_json::Value = answer.json().await.expect("JSON");
+    let never = body["ruleset"]["id"].as_str().expect("an id").to_owned();
+    let answer = client
+        .post(format!("{api}/lor/tournaments"))
+        .bearer_auth(&organizer)
+        .json(&json!({"name": "Decks night", "stages": [{"format": "swiss", "settings": {"rounds": 3}}]}))
+        .send()
+        .await
+        .expect("an answer");
+    let body: serde_json::Value = answer.json().await.expect("JSON");
+    let id = body["tournament"]["id"].as_str().expect("an id").to_owned();
+    let answer = client
+        .patch(format!("{api}/tournaments/{id}"))
+        .bearer_auth(&organizer)
+        .json(&json!({"deckSettings": {"decksToBring": 1, "rules": {"card": "lor-eternal", "deck": never}}}))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), 200);
+
+    let browser = Browser::start().await;
+    browser.go(&format!("{site}/signup")).await;
+    browser.fill("#username", "pilot").await;
+    browser.fill("#password", "correct horse battery").await;
+    browser.click("form.stack button").await;
+    browser.wait_text("header .account a", "pilot").await;
+    browser.go(&format!("{site}/tournaments/{id}")).await;
+    // The Rules: the built-in card rule, the organizer's custom deck rule marked Unverified code.
+    let deck_rule = browser.text("article.rule[data-scope='deck'] h3").await;
+    assert!(
+        deck_rule.contains("Never") && deck_rule.contains("Unverified code"),
+        "{deck_rule}"
+    );
+    assert!(
+        browser
+            .text("article.rule[data-scope='card'] h3")
+            .await
+            .contains("Built-in")
+    );
+    browser
+        .click("section[aria-labelledby='registration-heading'] button")
+        .await;
+    browser
+        .wait_text("#my-registration", "You are registered.")
+        .await;
+
+    // One box per deck: the guide's LoR code; the verdict arrives without a reload.
+    let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
+    let section = &guide[guide
+        .find("### Legends of Runeterra")
+        .expect("the LoR section")..];
+    let code = text_blocks(section).remove(0);
+    browser.fill("#lineup-deck-0", code.trim()).await;
+    browser.click("#lineup form button").await;
+    let mut state = String::new();
+    for _ in 0..150 {
+        state = browser.wait_for("#lineup-state").await;
+        if !state.starts_with("Pending") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(state.starts_with("Rejected"), "{state}");
+    let issues = browser.text("#lineup-issues").await;
+    assert!(issues.contains("Not <this> deck."), "{issues}");
+    browser.screenshots("lineup").await;
+
+    // Add to saved rulesets: a read-only copy of the pinned version in the player's settings.
+    browser
+        .click("article.rule[data-scope='deck'] form button")
+        .await;
+    let row = browser.wait_for("table.rulesets tbody tr").await;
+    assert!(row.contains("Never") && row.contains("Downloaded"), "{row}");
+    browser.stop().await;
+}

@@ -33,6 +33,8 @@ pub fn routes() -> Router<AppState> {
         .route("/tournaments/{id}/standings", get(standings))
         .route("/tournaments/{id}/registration", post(registration))
         .route("/tournaments/{id}/report", post(report))
+        .route("/tournaments/{id}/lineup", post(submit_lineup))
+        .route("/tournaments/{id}/rules", post(save_rule))
 }
 
 /// Each tiebreaker the service names, as people read it and what it means (the guide's words).
@@ -281,6 +283,10 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
     } else {
         None
     };
+    let lineup = match (mine, tournament["deckSettings"].is_object()) {
+        (Some(registration), true) => my_lineup(&calls, &id, &text(&registration["id"])).await,
+        _ => None,
+    };
     let body = html! {
         @if let (Some(registration), Some(round)) = (mine, &round) {
             (my_match(&viewer, &id, registration, &registrations, round))
@@ -304,6 +310,9 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
                 }
             }
         }
+        @if let (Some(registration), Some(settings)) = (mine, tournament["deckSettings"].as_object()) {
+            (lineup_section(&viewer, &id, registration, settings, lineup.as_ref()))
+        }
         section aria-labelledby="stages-heading" {
             h2 id="stages-heading" { "Stages" }
             ol class="stages" {
@@ -324,15 +333,23 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
                 h2 id="rules-heading" { "Rules" }
                 p { "Decks to bring: " (text(&settings["decksToBring"]))
                     @if settings.contains_key("deadline") { " · deadline " (text(&settings["deadline"])) } }
-                @for (scope, label) in [("cardRule", "Card rule"), ("deckRule", "Deck rule"), ("decksetRule", "Deck set rule")] {
-                    @if let Some(rule) = settings.get(scope).filter(|rule| rule.is_object()) {
-                        article class="rule" {
+                @for (scope, label) in [("card", "Card rule"), ("deck", "Deck rule"), ("deckset", "Deck set rule")] {
+                    @if let Some(rule) = settings.get("rules").and_then(|rules| rules.get(scope)).filter(|rule| rule.is_object()) {
+                        article class="rule" data-scope=(scope) {
                             h3 { (label) ": " (text(&rule["name"]))
                                 @if rule["unverified"] == true { " " span class="badge warning" { "Unverified code" } }
                                 @else { " " span class="badge" { "Built-in" } } }
                             details class="view-code" {
                                 summary { "Script" }
                                 pre { code { (text(&rule["source"])) } }
+                            }
+                            @if rule["unverified"] == true && viewer.caller.account().is_some() {
+                                form method="post" action={ "/tournaments/" (urlencode(&id)) "/rules" } class="inline" {
+                                    (csrf_field(&viewer))
+                                    input type="hidden" name="ruleset" value=(text(&rule["ruleset"]));
+                                    input type="hidden" name="version" value=(text(&rule["version"]));
+                                    button type="submit" class="secondary small" { "Add to saved rulesets" }
+                                }
                             }
                         }
                     }
@@ -508,6 +525,145 @@ async fn report(
         .await
         .map_err(failed)?;
     Ok(Redirect::to(&format!("/tournaments/{}", urlencode(&id))).into_response())
+}
+
+/// The viewer's latest lineup, if they submitted one.
+async fn my_lineup(calls: &Calls, id: &str, registration: &str) -> Option<Value> {
+    let answer = calls
+        .tournaments()
+        .ok()?
+        .get_lineup(pb::GetLineupRequest {
+            id: id.to_owned(),
+            registration: registration.to_owned(),
+        })
+        .await
+        .ok()?;
+    let submission = tournaments_json::submission_answer(&answer)["submission"].clone();
+    submission.is_object().then_some(submission)
+}
+
+/// The player's lineup: one box per deck to bring, and the latest submission's verdict with
+/// every issue as the service wrote it (`pending` until it is checked; the page then looks
+/// again by itself).
+fn lineup_section(
+    viewer: &Viewer,
+    id: &str,
+    registration: &Value,
+    settings: &serde_json::Map<String, Value>,
+    submission: Option<&Value>,
+) -> Markup {
+    let decks = settings
+        .get("decksToBring")
+        .and_then(Value::as_u64)
+        .unwrap_or(1)
+        .clamp(1, 10);
+    let state = submission
+        .map(|submission| text(&submission["state"]))
+        .unwrap_or_default();
+    html! {
+        section id="lineup" aria-labelledby="lineup-heading" data-poll=[(state == "pending").then_some("lineup")] {
+            h2 id="lineup-heading" { "Your lineup" }
+            @if let Some(submission) = submission {
+                p id="lineup-state" class=(match state.as_str() { "accepted" => "ok", "pending" => "help", _ => "error" }) {
+                    @match state.as_str() {
+                        "pending" => { "Pending: your lineup is being checked…" }
+                        "accepted" => { "Accepted." }
+                        "rejected" => { "Rejected: fix what the rules say and submit again." }
+                        other => { (words(other)) @if let Some(failure) = submission["failure"].as_str() { ": " (failure) } }
+                    }
+                }
+                @if let Some(issues) = submission["issues"].as_array().filter(|issues| !issues.is_empty()) {
+                    ul id="lineup-issues" class="error" { @for issue in issues { li { (text(issue)) } } }
+                }
+            }
+            form method="post" action={ "/tournaments/" (urlencode(id)) "/lineup" } class="stack wide" {
+                (csrf_field(viewer))
+                input type="hidden" name="registration" value=(text(&registration["id"]));
+                @for at in 0..decks {
+                    @let shown = submission.map(|submission| text(&submission["decks"][usize::try_from(at).unwrap_or(0)])).unwrap_or_default();
+                    label for={ "lineup-deck-" (at) } { "Deck " (at + 1) ": a deck code or list" }
+                    textarea id={ "lineup-deck-" (at) } name="deck" rows="3" required { (shown) }
+                }
+                button type="submit" { @if submission.is_some() { "Submit again" } @else { "Submit lineup" } }
+            }
+        }
+    }
+}
+
+/// Submits the viewer's lineup (the service checks it in the background).
+async fn submit_lineup(
+    viewer: Viewer,
+    calls: Calls,
+    Path(id): Path<String>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> PageResult {
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == name)
+            .map_or("", |(_, value)| value.as_str())
+    };
+    check_csrf(&viewer, field("csrf"))?;
+    if viewer.caller.account().is_none() {
+        return Ok(Redirect::to("/signin").into_response());
+    }
+    let decks = fields
+        .iter()
+        .filter(|(key, _)| key == "deck")
+        .map(|(_, deck)| deck.replace("\r\n", "\n"))
+        .collect();
+    calls
+        .tournaments()
+        .map_err(failed)?
+        .submit_lineup(pb::SubmitLineupRequest {
+            id: id.clone(),
+            registration: field("registration").to_owned(),
+            decks,
+        })
+        .await
+        .map_err(failed)?;
+    Ok(Redirect::to(&format!("/tournaments/{}#lineup", urlencode(&id))).into_response())
+}
+
+/// The fields of "Add to saved rulesets".
+#[derive(Debug, Deserialize)]
+struct SaveRuleForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    ruleset: String,
+    version: Option<u32>,
+}
+
+/// Saves a read-only copy of a custom rule the tournament pins, at its pinned version, to the
+/// viewer's rulesets (a copy saved from a tournament shows Update available when the author's
+/// latest differs).
+async fn save_rule(
+    viewer: Viewer,
+    calls: Calls,
+    Path(id): Path<String>,
+    Form(form): Form<SaveRuleForm>,
+) -> PageResult {
+    check_csrf(&viewer, &form.csrf)?;
+    if viewer.caller.account().is_none() {
+        return Ok(Redirect::to("/signin").into_response());
+    }
+    let tournament = read(&calls, &id).await?;
+    let game = text(&tournament["game"]).parse::<proto::game::Game>().ok();
+    let slug = text(&tournament["game"]);
+    calls
+        .scripts()
+        .map_err(failed)?
+        .save_ruleset(proto::scripts::v1::SaveRulesetRequest {
+            game: game.map_or(0, proto::game::to_wire),
+            id: form.ruleset.clone(),
+            version: form.version,
+            from: "tournament".to_owned(),
+            tournament: id.clone(),
+        })
+        .await
+        .map_err(failed)?;
+    Ok(Redirect::to(&format!("/settings/rulesets?game={}", urlencode(&slug))).into_response())
 }
 
 /// A registration button: its own small form with the CSRF token.
