@@ -48,6 +48,27 @@ pub fn check_csrf(viewer: &Viewer, sent: &str) -> Result<(), Response> {
     )))
 }
 
+/// Sends a visitor who is not signed in to the sign-in page.
+pub fn signed_in(viewer: &Viewer) -> Result<(), Response> {
+    match viewer.caller.account() {
+        Some(_) => Ok(()),
+        None => Err(axum::response::Redirect::to("/signin").into_response()),
+    }
+}
+
+/// A form that changes something of the viewer's account: refused without its CSRF token, and
+/// a visitor who is not signed in is sent to sign in.
+pub fn account_form(viewer: &Viewer, sent: &str) -> Result<(), Response> {
+    check_csrf(viewer, sent)?;
+    signed_in(viewer)
+}
+
+/// Text typed into a form's text area as the viewer typed it: a browser posts its line breaks
+/// as CR LF.
+pub fn typed(text: &str) -> String {
+    text.replace("\r\n", "\n")
+}
+
 /// The game named in an address (`lor`, `pokemon`, `riftbound`) and its display name, or a
 /// 404 page.
 pub fn known_game(slug: &str) -> Result<(proto::game::Game, &'static str), Response> {

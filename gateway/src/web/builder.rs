@@ -25,7 +25,7 @@ use serde::Deserialize;
 
 use std::collections::BTreeMap;
 
-use super::answer::{PageResult, failed, known_game};
+use super::answer::{PageResult, account_form, failed, known_game};
 use super::deck_rules::{self, Rules, Zone};
 
 mod lineup;
@@ -1011,10 +1011,7 @@ async fn save(
     Path(slug): Path<String>,
     axum::Form(form): axum::Form<SaveForm>,
 ) -> PageResult {
-    super::answer::check_csrf(&viewer, &form.csrf)?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    account_form(&viewer, &form.csrf)?;
     let (game, name) = known_game(&slug)?;
     let deck = open(&calls, game, &form.deck).await?;
     let rules = Rules::read(&form.card, &form.rule, &form.rest);
@@ -1117,10 +1114,7 @@ async fn save_template(
     Path(slug): Path<String>,
     axum::Form(form): axum::Form<TemplateForm>,
 ) -> PageResult {
-    super::answer::check_csrf(&viewer, &form.csrf)?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    account_form(&viewer, &form.csrf)?;
     let (game, _) = known_game(&slug)?;
     let rules = Rules::read(&form.card, &form.rule, &form.rest);
     let setup = set_up(&calls, game, &rules.template).await?;

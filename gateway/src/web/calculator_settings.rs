@@ -23,10 +23,10 @@ use proto::calculators::v1 as pb;
 use proto::game::Game;
 use serde_json::{Value, json};
 
-use super::answer::{PageResult, check_csrf, failed};
+use super::answer::{PageResult, account_form, failed, signed_in, typed};
 use super::layout::{GAMES, csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
-use super::settings::{ActionForm, GameQuery, action_button, annotated, settings_game, signed_in};
+use super::settings::{ActionForm, GameQuery, action_button, annotated, settings_game};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -134,8 +134,7 @@ async fn act(
     Path(id): Path<String>,
     Form(form): Form<ActionForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    signed_in(&viewer)?;
+    account_form(&viewer, &form.csrf)?;
     let (slug, game) = settings_game(&form.game)?;
     let game = proto::game::to_wire(game);
     let client = calls.calculators().map_err(failed)?;
@@ -487,8 +486,7 @@ async fn edit(
     Form(posted): Form<Vec<(String, String)>>,
 ) -> PageResult {
     let fields: Fields = posted.into_iter().collect();
-    check_csrf(&viewer, field(&fields, "csrf"))?;
-    signed_in(&viewer)?;
+    account_form(&viewer, field(&fields, "csrf"))?;
     let (slug, game) = settings_game(field(&fields, "game"))?;
     let offered = game_fields(&calls, game).await;
     let numeric = |id: &str| {
@@ -502,8 +500,7 @@ async fn edit(
         public: fields.contains_key("public"),
         code: field(&fields, "mode") == "code",
         widgets: widgets_from(&fields, &numeric),
-        // A browser posts a textarea's lines ending in CR LF; the script is kept as typed.
-        source: field(&fields, "source").replace("\r\n", "\n"),
+        source: typed(field(&fields, "source")),
         sample: field(&fields, "sample").to_owned(),
     };
     let op = field(&fields, "op");

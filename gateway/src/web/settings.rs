@@ -19,7 +19,7 @@ use proto::accounts::v1 as pb;
 use proto::scripts::v1 as scripts_pb;
 use serde::Deserialize;
 
-use super::answer::{PageResult, check_csrf, failed, known_game};
+use super::answer::{PageResult, account_form, failed, known_game, signed_in, typed};
 use super::layout::{GAMES, csrf_field, game_name, page};
 use super::session::Viewer;
 use crate::api::accounts::failed as account_failed;
@@ -75,8 +75,7 @@ async fn act_on_ruleset(
     Path(id): Path<String>,
     Form(form): Form<ActionForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    signed_in(&viewer)?;
+    account_form(&viewer, &form.csrf)?;
     let (slug, game) = settings_game(&form.game)?;
     let game = proto::game::to_wire(game);
     let scripts = calls.scripts().map_err(failed)?;
@@ -147,14 +146,6 @@ async fn act_on_ruleset(
     };
     done.map_err(failed)?;
     Ok(Redirect::to(&format!("/settings/rulesets?game={slug}")).into_response())
-}
-
-/// Sends a visitor who is not signed in to the sign-in page.
-pub fn signed_in(viewer: &Viewer) -> Result<(), Response> {
-    match viewer.caller.account() {
-        Some(_) => Ok(()),
-        None => Err(Redirect::to("/signin").into_response()),
-    }
 }
 
 /// A time of the accounts service as `YYYY-MM-DD HH:MM` UTC, or `never`.
@@ -265,8 +256,7 @@ struct TokenForm {
 }
 
 async fn create_token(viewer: Viewer, calls: Calls, Form(form): Form<TokenForm>) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    signed_in(&viewer)?;
+    account_form(&viewer, &form.csrf)?;
     let mut scopes = Vec::new();
     if form.read.is_some() {
         scopes.push(kit::clients::accounts::scope_to_proto(Scope::Read) as i32);
@@ -308,8 +298,7 @@ async fn revoke_token(
     Path(id): Path<String>,
     Form(form): Form<CsrfForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    signed_in(&viewer)?;
+    account_form(&viewer, &form.csrf)?;
     calls
         .accounts()
         .map_err(failed)?
@@ -653,8 +642,7 @@ async fn rulesets(
 }
 
 async fn create_ruleset(viewer: Viewer, calls: Calls, Form(form): Form<RulesetForm>) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    signed_in(&viewer)?;
+    account_form(&viewer, &form.csrf)?;
     let (slug, game) = settings_game(&form.game)?;
     let scope = match form.scope.as_str() {
         "card" => scripts_pb::RuleScope::Card,
@@ -668,7 +656,7 @@ async fn create_ruleset(viewer: Viewer, calls: Calls, Form(form): Form<RulesetFo
             game: proto::game::to_wire(game),
             name: form.name.clone(),
             scope: scope.into(),
-            source: form.source.replace("\r\n", "\n"),
+            source: typed(&form.source),
             public: form.public.is_some(),
             direct_bans: Vec::new(),
         })

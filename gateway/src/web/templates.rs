@@ -14,10 +14,10 @@ use proto::decks::v1 as pb;
 use proto::scripts::v1 as scripts_pb;
 use serde::Deserialize;
 
-use super::answer::{PageResult, check_csrf, failed};
+use super::answer::{PageResult, account_form, failed, signed_in};
 use super::layout::{GAMES, csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
-use super::settings::{GameQuery, action_button, settings_game, signed_in};
+use super::settings::{GameQuery, action_button, settings_game};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -193,8 +193,7 @@ async fn act(
     Path(id): Path<String>,
     Form(form): Form<TemplateAction>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    signed_in(&viewer)?;
+    account_form(&viewer, &form.csrf)?;
     let (slug, game) = settings_game(&form.game)?;
     let game = proto::game::to_wire(game);
     let decks = calls.decks().map_err(failed)?;

@@ -23,7 +23,7 @@ use proto::tournaments::v1 as pb;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::answer::{PageResult, check_csrf, failed};
+use super::answer::{PageResult, account_form, failed, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::tournaments::{
@@ -54,9 +54,7 @@ fn button(viewer: &Viewer, id: &str, action: &str, label: &str, fields: &[(&str,
 }
 
 async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageResult {
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    signed_in(&viewer)?;
     let tournament = read(&calls, &id).await?;
     if !organizes(&viewer, &tournament) {
         return Err(failed(crate::ApiError::new(
@@ -205,10 +203,7 @@ async fn act(
     Path(id): Path<String>,
     Form(form): Form<ConsoleForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    account_form(&viewer, &form.csrf)?;
     let client = calls.tournaments().map_err(failed)?;
     let change = |change: pb::change_registration_request::Change| pb::ChangeRegistrationRequest {
         id: id.clone(),

@@ -18,7 +18,7 @@ use proto::tournaments_json::{self, CreateTournamentBody};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::answer::{PageResult, check_csrf, failed, known_game};
+use super::answer::{PageResult, account_form, failed, known_game, signed_in};
 use super::layout::{csrf_field, page, urlencode};
 use super::session::Viewer;
 use crate::auth::Calls;
@@ -157,9 +157,7 @@ fn render(
 }
 
 async fn form(viewer: Viewer, Path(slug): Path<String>) -> PageResult {
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    signed_in(&viewer)?;
     let (game, name) = known_game(&slug)?;
     render(&viewer, game, &slug, name, &CreateForm::default(), None)
 }
@@ -200,10 +198,7 @@ async fn create(
     Path(slug): Path<String>,
     Form(mut form): Form<CreateForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    account_form(&viewer, &form.csrf)?;
     let (game, name) = known_game(&slug)?;
     if form.op == "apply" {
         if let Some(rounds) = form.max.trim().parse::<u32>().ok().and_then(pokemon_rounds) {

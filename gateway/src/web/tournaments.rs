@@ -18,7 +18,7 @@ use proto::tournaments_json;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::answer::{PageResult, check_csrf, failed, known_game};
+use super::answer::{PageResult, account_form, failed, known_game, typed};
 use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
 use crate::auth::Calls;
@@ -503,10 +503,7 @@ async fn report(
     Path(id): Path<String>,
     Form(form): Form<ReportForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    account_form(&viewer, &form.csrf)?;
     let games = if form.side == 1 {
         vec![form.theirs, form.mine]
     } else {
@@ -603,14 +600,11 @@ async fn submit_lineup(
             .find(|(key, _)| key == name)
             .map_or("", |(_, value)| value.as_str())
     };
-    check_csrf(&viewer, field("csrf"))?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    account_form(&viewer, field("csrf"))?;
     let decks = fields
         .iter()
         .filter(|(key, _)| key == "deck")
-        .map(|(_, deck)| deck.replace("\r\n", "\n"))
+        .map(|(_, deck)| typed(deck))
         .collect();
     calls
         .tournaments()
@@ -644,10 +638,7 @@ async fn save_rule(
     Path(id): Path<String>,
     Form(form): Form<SaveRuleForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    account_form(&viewer, &form.csrf)?;
     let tournament = read(&calls, &id).await?;
     let game = text(&tournament["game"]).parse::<proto::game::Game>().ok();
     let slug = text(&tournament["game"]);
@@ -696,10 +687,7 @@ async fn registration(
     Path(id): Path<String>,
     Form(form): Form<RegistrationForm>,
 ) -> PageResult {
-    check_csrf(&viewer, &form.csrf)?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    account_form(&viewer, &form.csrf)?;
     let client = calls.tournaments().map_err(failed)?;
     match form.action.as_str() {
         "register" => {

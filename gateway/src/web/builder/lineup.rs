@@ -431,10 +431,7 @@ pub async fn save(
     axum::extract::Path(slug): axum::extract::Path<String>,
     axum::Form(form): axum::Form<LineupForm>,
 ) -> PageResult {
-    super::super::answer::check_csrf(&viewer, &form.csrf)?;
-    if viewer.caller.account().is_none() {
-        return Ok(Redirect::to("/signin").into_response());
-    }
+    super::super::answer::account_form(&viewer, &form.csrf)?;
     let (game, _) = super::super::answer::known_game(&slug)?;
     let rules = Rules::read(&form.card, &form.rule, &form.rest);
     let codes = codes(&form.lineup);
