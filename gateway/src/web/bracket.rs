@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::answer::{PageResult, failed};
 use super::session::Viewer;
-use super::tournaments::{frame, name_of, read, registrations, text, words};
+use super::tournaments::{frame, player_names, read, registrations, text, words};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -66,7 +66,7 @@ pub fn draw(format: &str, rounds: &[Vec<Value>], registrations: &[Value]) -> Mar
             @for (round, matches) in rounds.iter().enumerate() {
                 @for (at, played) in matches.iter().enumerate() {
                     @let (x, y) = place(round, at, matches.len());
-                    @let players: Vec<String> = played["players"].as_array().into_iter().flatten().map(|player| name_of(registrations, &text(player))).collect();
+                    @let players = player_names(played, registrations);
                     @let games: Vec<u64> = played["result"]["games"].as_array().into_iter().flatten().filter_map(Value::as_u64).collect();
                     @let decided = matches!(played["result"]["state"].as_str(), Some("confirmed" | "final"));
                     @let winner = (decided && games.len() == 2).then(|| usize::from(games[1] > games[0]));

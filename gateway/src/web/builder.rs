@@ -604,6 +604,65 @@ async fn builder(
     )
 }
 
+/// The finder's hits for `q` (none for an empty search; a search that fails shows none).
+async fn find(
+    calls: &Calls,
+    game: Game,
+    q: &str,
+) -> Result<Vec<proto::search::v1::SearchHit>, Response> {
+    if q.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(calls
+        .search()
+        .map_err(failed)?
+        .search(SearchRequest {
+            game: proto::game::to_wire(game),
+            query: q.to_owned(),
+            page_size: RESULTS,
+            page_token: String::new(),
+        })
+        .await
+        .map(|answer| answer.cards)
+        .unwrap_or_default())
+}
+
+/// The finder beside a deck (or a lineup): the search form, keeping `keep`, and each hit with
+/// an Add link per pile `add` gives for its card ref (the link, the pile's name).
+fn finder(
+    slug: &str,
+    keep: &[(String, String)],
+    q: &str,
+    results: &[proto::search::v1::SearchHit],
+    add: impl Fn(&str) -> Vec<(String, String)>,
+) -> Markup {
+    html! {
+        section class="finder" aria-labelledby="find-heading" {
+            h2 id="find-heading" { "Find cards" }
+            form method="get" action={ "/" (slug) "/deck-builder" } role="search" class="search" {
+                @for (key, value) in keep { input type="hidden" name=(key) value=(value); }
+                label for="q" { "Search" }
+                input id="q" type="search" name="q" value=(q) autocomplete="off";
+                button type="submit" { "Search" }
+            }
+            ul class="results" {
+                @for hit in results {
+                    @if let Some(card) = &hit.card {
+                        @let reference = hit.printing_id.as_deref().unwrap_or(card.id.as_str());
+                        li {
+                            @if let Some(url) = image(card) { img src=(super::layout::secure(url)) alt=(card.name) loading="lazy" width="60" height="84"; }
+                            span { (card.name) }
+                            @for (href, pile) in add(reference) {
+                                a class="button small" href=(href) aria-label={ "Add " (card.name) " to " (pile) } { "+ " (pile) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// One card's image, if the catalog has one.
 fn image(card: &proto::catalog::v1::Card) -> Option<&str> {
     card.assets
@@ -643,22 +702,7 @@ async fn builder_page(
         .await
         .map(|answer| answer.templates)
         .unwrap_or_default();
-    let results = if params.q.trim().is_empty() {
-        Vec::new()
-    } else {
-        calls
-            .search()
-            .map_err(failed)?
-            .search(SearchRequest {
-                game: proto::game::to_wire(game),
-                query: params.q.clone(),
-                page_size: RESULTS,
-                page_token: String::new(),
-            })
-            .await
-            .map(|answer| answer.cards)
-            .unwrap_or_default()
-    };
+    let results = find(calls, game, &params.q).await?;
     let saved = match viewer.caller.account() {
         None => Vec::new(),
         Some(_) => calls
@@ -714,6 +758,11 @@ async fn builder_page(
     if !params.q.is_empty() {
         deck_and_search.push(("q".to_owned(), params.q.clone()));
     }
+    let keep_deck: Vec<(String, String)> = (!code.is_empty())
+        .then(|| ("deck".to_owned(), code.clone()))
+        .into_iter()
+        .chain(rules.pairs())
+        .collect();
     let everything: Vec<(String, String)> = deck_and_search
         .iter()
         .cloned()
@@ -891,33 +940,9 @@ async fn builder_page(
                         }
                     }
                 }
-                section class="finder" aria-labelledby="find-heading" {
-                    h2 id="find-heading" { "Find cards" }
-                    form method="get" action={ "/" (slug) "/deck-builder" } role="search" class="search" {
-                        @if !code.is_empty() { input type="hidden" name="deck" value=(code); }
-                        @for (key, value) in &rules.pairs() { input type="hidden" name=(key) value=(value); }
-                        label for="q" { "Search" }
-                        input id="q" type="search" name="q" value=(params.q) autocomplete="off";
-                        button type="submit" { "Search" }
-                    }
-                    ul class="results" {
-                        @for hit in &results {
-                            @if let Some(card) = &hit.card {
-                                @let reference = hit.printing_id.as_deref().unwrap_or(card.id.as_str());
-                                li {
-                                    @if let Some(url) = image(card) { img src=(super::layout::secure(url)) alt=(card.name) loading="lazy" width="60" height="84"; }
-                                    span { (card.name) }
-                                    @for kind in kinds {
-                                        a class="button small" href=(change("add", reference, &kind.name))
-                                            aria-label={ "Add " (card.name) " to " (kind.label) } {
-                                            "+ " (kind.label)
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+                (finder(slug, &keep_deck, &params.q, &results, |reference| {
+                    kinds.iter().map(|kind| (change("add", reference, &kind.name), kind.label.clone())).collect()
+                }))
             }
         },
     ))
@@ -978,6 +1003,15 @@ struct SharedParams {
     calc: String,
 }
 
+/// How a saved deck or a template writes a pile's role.
+fn saved_role(kind: &PileKind) -> i32 {
+    match kind.role {
+        scripts_pb::PileRole::Sideboard => decks_pb::PileRole::Sideboard,
+        _ => decks_pb::PileRole::Main,
+    }
+    .into()
+}
+
 /// The fields of the save form.
 #[derive(Debug, Deserialize)]
 struct SaveForm {
@@ -1023,11 +1057,7 @@ async fn save(
         .enumerate()
         .map(|(order, kind)| decks_pb::SavedPile {
             name: kind.label.clone(),
-            role: match kind.role {
-                scripts_pb::PileRole::Sideboard => decks_pb::PileRole::Sideboard,
-                _ => decks_pb::PileRole::Main,
-            }
-            .into(),
+            role: saved_role(kind),
             cards: cards_in(&deck, &kind.name)
                 .map(|card| decks_pb::SavedCard {
                     r#ref: card.r#ref.clone(),
@@ -1124,11 +1154,7 @@ async fn save_template(
         .enumerate()
         .map(|(order, kind)| decks_pb::TemplatePile {
             name: kind.label.clone(),
-            role: match kind.role {
-                scripts_pb::PileRole::Sideboard => decks_pb::PileRole::Sideboard,
-                _ => decks_pb::PileRole::Main,
-            }
-            .into(),
+            role: saved_role(kind),
             zone_rule: zone_rule(&rules, kind).and_then(rule_ref),
             column: u32::try_from(order).unwrap_or(0),
             order: 0,

@@ -24,9 +24,9 @@ use proto::game::Game;
 use serde_json::{Value, json};
 
 use super::answer::{PageResult, account_form, failed, signed_in, typed};
-use super::layout::{GAMES, csrf_field, game_name, page, urlencode};
+use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
-use super::settings::{ActionForm, GameQuery, action_button, annotated, settings_game};
+use super::settings::{ActionForm, GameQuery, action_button, annotated, game_tabs, settings_game};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -82,11 +82,7 @@ async fn list(viewer: Viewer, calls: Calls, Query(query): Query<GameQuery>) -> P
         "Calculators",
         html! {
             h1 { "Calculators" }
-            nav aria-label="Games" { ul class="tabs" {
-                @for (other, label) in GAMES {
-                    li { a href={ "/settings/calculators?game=" (other) } aria-current=[(other == slug).then_some("page")] { (label) } }
-                }
-            } }
+            (game_tabs("/settings/calculators", slug))
             p { a class="button" id="new-calculator" href={ "/settings/calculators/edit?game=" (slug) } { "New calculator" } }
             h2 { (name) " calculators" }
             div class="table-scroll" { table class="calculators" {

@@ -92,6 +92,11 @@ impl Rules {
         pick(&self.deck, Some(default))
     }
 
+    /// Multi deck's deck set rule: the chosen one, `None` for none, else `default`.
+    pub fn deckset_rule<'a>(&'a self, default: &'a str) -> Option<&'a str> {
+        pick(&self.deckset, Some(default))
+    }
+
     /// A pile's zone rule: the chosen one, `None` for none, else the pile's default.
     pub fn zone_rule<'a>(&'a self, zone: &Zone<'a>) -> Option<&'a str> {
         pick(

@@ -36,6 +36,17 @@ pub fn routes() -> Router<AppState> {
         .route("/settings/rulesets/{id}", post(act_on_ruleset))
 }
 
+/// A settings page's tabs, one per game, the page's own (`slug`) marked.
+pub fn game_tabs(path: &str, slug: &str) -> Markup {
+    html! {
+        nav aria-label="Games" { ul class="tabs" {
+            @for (other, label) in GAMES {
+                li { a href={ (path) "?game=" (other) } aria-current=[(other == slug).then_some("page")] { (label) } }
+            }
+        } }
+    }
+}
+
 /// One action on something the viewer owns: a button in its own small form, named for what
 /// it acts on (`Duplicate Two-of`) so a screen reader tells the rows apart.
 pub fn action_button(
@@ -553,11 +564,7 @@ async fn rulesets_page(
         "Rulesets",
         html! {
             h1 { "Rulesets" }
-            nav aria-label="Games" { ul class="tabs" {
-                @for (other, label) in GAMES {
-                    li { a href={ "/settings/rulesets?game=" (other) } aria-current=[(other == slug).then_some("page")] { (label) } }
-                }
-            } }
+            (game_tabs("/settings/rulesets", slug))
             h2 { "Your " (name) " rulesets" }
             @if own.is_empty() {
                 p { "None yet." }

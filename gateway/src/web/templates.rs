@@ -15,9 +15,9 @@ use proto::scripts::v1 as scripts_pb;
 use serde::Deserialize;
 
 use super::answer::{PageResult, account_form, failed, signed_in};
-use super::layout::{GAMES, csrf_field, game_name, page, urlencode};
+use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
-use super::settings::{GameQuery, action_button, settings_game};
+use super::settings::{GameQuery, action_button, game_tabs, settings_game};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -121,11 +121,7 @@ async fn list(viewer: Viewer, calls: Calls, Query(query): Query<GameQuery>) -> P
         "Templates",
         html! {
             h1 { "Templates" }
-            nav aria-label="Games" { ul class="tabs" {
-                @for (other, label) in GAMES {
-                    li { a href={ "/settings/templates?game=" (other) } aria-current=[(other == slug).then_some("page")] { (label) } }
-                }
-            } }
+            (game_tabs("/settings/templates", slug))
             h2 { (name) " templates" }
             @if listed.templates.is_empty() { p { "None yet: save one from the deck builder while every pile is empty." } }
             @else {

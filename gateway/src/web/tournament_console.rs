@@ -27,7 +27,7 @@ use super::answer::{PageResult, account_form, failed, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::tournaments::{
-    current_round, frame, name_of, organizes, read, registrations, text, words,
+    current_round, frame, matches_of, organizes, player_names, read, registrations, text, words,
 };
 use crate::auth::Calls;
 use crate::state::AppState;
@@ -64,16 +64,8 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
         )));
     }
     let registrations = registrations(&calls, &id).await;
-    let number = u32::try_from(tournament["currentRound"].as_u64().unwrap_or(0)).unwrap_or(0);
-    let round = if number > 0 {
-        current_round(&calls, &id, number).await
-    } else {
-        None
-    };
-    let matches: Vec<Value> = round
-        .as_ref()
-        .and_then(|round| round["matches"].as_array().cloned())
-        .unwrap_or_default();
+    let round = current_round(&calls, &tournament).await;
+    let matches = matches_of(round.as_ref());
     let disputed: Vec<&Value> = matches
         .iter()
         .filter(|played| played["result"]["state"] == "disputed")
@@ -81,14 +73,7 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
     let state = text(&tournament["state"]);
     let stages = tournament["stages"].as_array().map_or(0, Vec::len);
     let current_stage = tournament["currentStage"].as_u64().unwrap_or(1);
-    let names = |played: &Value| -> Vec<String> {
-        played["players"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|player| name_of(&registrations, &text(player)))
-            .collect()
-    };
+    let names = |played: &Value| player_names(played, &registrations);
     let enter = |played: &Value| {
         let match_id = text(&played["id"]);
         let players = names(played);
@@ -296,26 +281,13 @@ async fn print(
 ) -> PageResult {
     let tournament = read(&calls, &id).await?;
     let registrations = registrations(&calls, &id).await;
-    let number = u32::try_from(tournament["currentRound"].as_u64().unwrap_or(0)).unwrap_or(0);
-    let round = if number > 0 {
-        current_round(&calls, &id, number).await
-    } else {
-        None
-    };
-    let matches: Vec<Value> = round
-        .as_ref()
-        .and_then(|round| round["matches"].as_array().cloned())
-        .unwrap_or_default();
+    let round = current_round(&calls, &tournament).await;
+    let matches = matches_of(round.as_ref());
     let by_name = query.by == "name";
     // Each line: (table, first column, second column).
     let mut lines: Vec<(String, String, String)> = Vec::new();
     for played in &matches {
-        let players: Vec<String> = played["players"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|player| name_of(&registrations, &text(player)))
-            .collect();
+        let players = player_names(played, &registrations);
         let table = text(&played["table"]);
         let bye = played["bye"] == true;
         if by_name {
@@ -340,6 +312,7 @@ async fn print(
         lines.sort_by_key(|line| line.1.to_lowercase());
     }
     let name = text(&tournament["name"]);
+    let number = text(&tournament["currentRound"]);
     let title = format!(
         "{name} · round {number} · by {}",
         if by_name { "name" } else { "table" }

@@ -277,9 +277,8 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
             .find(|registration| registration["account"] == account.id.as_str())
     });
     let open = tournament["registrationOpen"] == true;
-    let current = u32::try_from(tournament["currentRound"].as_u64().unwrap_or(0)).unwrap_or(0);
-    let round = if mine.is_some() && current > 0 {
-        current_round(&calls, &id, current).await
+    let round = if mine.is_some() {
+        current_round(&calls, &tournament).await
     } else {
         None
     };
@@ -360,19 +359,42 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
     frame(&viewer, &tournament, "", "Overview", body)
 }
 
-/// Round `number` of the current stage as the API writes it, if it can be read.
-pub(super) async fn current_round(calls: &Calls, id: &str, number: u32) -> Option<Value> {
+/// The tournament's current round as the API writes it: none before the first is paired, or
+/// when it cannot be read.
+pub(super) async fn current_round(calls: &Calls, tournament: &Value) -> Option<Value> {
+    let number = u32::try_from(tournament["currentRound"].as_u64().unwrap_or(0)).ok()?;
+    if number == 0 {
+        return None;
+    }
+    let id = text(&tournament["id"]);
     let answer = calls
         .tournaments()
         .ok()?
         .get_round(pb::GetRoundRequest {
-            id: id.to_owned(),
+            id,
             stage: 0,
             number,
         })
         .await
         .ok()?;
     Some(tournaments_json::round_answer(&answer)["round"].clone())
+}
+
+/// A round's matches (none without a round).
+pub(super) fn matches_of(round: Option<&Value>) -> Vec<Value> {
+    round
+        .and_then(|round| round["matches"].as_array().cloned())
+        .unwrap_or_default()
+}
+
+/// A match's players by name, in its order.
+pub(super) fn player_names(played: &Value, registrations: &[Value]) -> Vec<String> {
+    played["players"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|player| name_of(registrations, &text(player)))
+        .collect()
 }
 
 /// A player's match of the round: table, opponent, the round's time left, and what they can do
@@ -766,7 +788,7 @@ async fn pairings(
                     thead { tr { th scope="col" { "Table" } th scope="col" { "Player" } th scope="col" { "Opponent" } th scope="col" { "Result" } } }
                     tbody {
                         @for played in round["matches"].as_array().into_iter().flatten() {
-                            @let players: Vec<String> = played["players"].as_array().into_iter().flatten().map(|player| name_of(&registrations, &text(player))).collect();
+                            @let players = player_names(played, &registrations);
                             tr {
                                 td { (text(&played["table"])) }
                                 td { (players.first().cloned().unwrap_or_default()) }

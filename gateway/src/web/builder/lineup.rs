@@ -12,13 +12,12 @@ use maud::html;
 use proto::decks::v1 as decks_pb;
 use proto::game::Game;
 use proto::scripts::v1 as scripts_pb;
-use proto::search::v1::SearchRequest;
 
 use super::super::answer::{PageResult, failed};
 use super::super::deck_rules::{self, Rules};
 use super::super::layout::{page, urlencode};
 use super::super::session::Viewer;
-use super::{BuilderParams, RESULTS, by_id, changed, default_rules, image, open, share_code};
+use super::{BuilderParams, by_id, changed, default_rules, find, finder, open, share_code};
 use crate::auth::Calls;
 
 /// Splits the decks of a lineup's address.
@@ -182,11 +181,7 @@ async fn check(
             zone_rule: rules.deck_rule(deck_default).map(by_id),
         })
         .collect();
-    let set_rule = match rules.deckset.as_str() {
-        "" => Some(default_deckset(game)),
-        "none" => None,
-        id => Some(id),
-    };
+    let set_rule = rules.deckset_rule(default_deckset(game));
     calls
         .scripts()
         .map_err(|error| error.message().to_owned())?
@@ -229,22 +224,7 @@ async fn render(
         Some(Ok(answer)) => answer.issues.iter().collect(),
         _ => Vec::new(),
     };
-    let results = if params.q.trim().is_empty() {
-        Vec::new()
-    } else {
-        calls
-            .search()
-            .map_err(failed)?
-            .search(SearchRequest {
-                game: proto::game::to_wire(game),
-                query: params.q.clone(),
-                page_size: RESULTS,
-                page_token: String::new(),
-            })
-            .await
-            .map(|answer| answer.cards)
-            .unwrap_or_default()
-    };
+    let results = find(calls, game, &params.q).await?;
     let offered = deck_rules::offered(calls, game).await;
     let of_scope = |scope: scripts_pb::RuleScope| -> Vec<&scripts_pb::Ruleset> {
         offered
@@ -253,11 +233,7 @@ async fn render(
             .collect()
     };
     let (card_default, deck_default) = default_rules(game);
-    let set_now = match rules.deckset.as_str() {
-        "" => Some(default_deckset(game)),
-        "none" => None,
-        id => Some(id),
-    };
+    let set_now = rules.deckset_rule(default_deckset(game));
     let change = |extra: &[(&str, &str)]| {
         let mut query = url::form_urlencoded::Serializer::new(String::new());
         query.append_pair("lineup", &codes.join(&SEPARATOR.to_string()));
@@ -277,6 +253,10 @@ async fn render(
     if !params.q.is_empty() {
         keep.push(("q".to_owned(), params.q.clone()));
     }
+    let keep_lineup: Vec<(String, String)> =
+        std::iter::once(("lineup".to_owned(), codes.join(&SEPARATOR.to_string())))
+            .chain(rules.pairs())
+            .collect();
     let single = super::builder_href(
         slug,
         codes.first().map_or("", String::as_str),
@@ -376,31 +356,9 @@ async fn render(
                         }
                     }
                 }
-                section class="finder" aria-labelledby="find-heading" {
-                    h2 id="find-heading" { "Find cards" }
-                    form method="get" action={ "/" (slug) "/deck-builder" } role="search" class="search" {
-                        input type="hidden" name="lineup" value=(codes.join(&SEPARATOR.to_string()));
-                        @for (key, value) in &rules.pairs() { input type="hidden" name=(key) value=(value); }
-                        label for="q" { "Search" }
-                        input id="q" type="search" name="q" value=(params.q) autocomplete="off";
-                        button type="submit" { "Search" }
-                    }
-                    ul class="results" {
-                        @for hit in &results {
-                            @if let Some(card) = &hit.card {
-                                @let reference = hit.printing_id.as_deref().unwrap_or(card.id.as_str());
-                                li {
-                                    @if let Some(url) = image(card) { img src=(super::super::layout::secure(url)) alt=(card.name) loading="lazy" width="60" height="84"; }
-                                    span { (card.name) }
-                                    @for at in 0..codes.len() {
-                                        a class="button small" href=(change(&[("add", reference), ("pile", &at.to_string())]))
-                                            aria-label={ "Add " (card.name) " to " (label(at)) } { "+ " (label(at)) }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+                (finder(slug, &keep_lineup, &params.q, &results, |reference| {
+                    (0..codes.len()).map(|at| (change(&[("add", reference), ("pile", &at.to_string())]), label(at))).collect()
+                }))
             }
         },
     )
@@ -460,11 +418,7 @@ pub async fn save(
             synced_deck: None,
         });
     }
-    let set_rule = match rules.deckset.as_str() {
-        "" => Some(default_deckset(game)),
-        "none" => None,
-        id => Some(id),
-    };
+    let set_rule = rules.deckset_rule(default_deckset(game));
     let saved = calls
         .decks()
         .map_err(failed)?
