@@ -63,6 +63,15 @@ pub fn account_form(viewer: &Viewer, sent: &str) -> Result<(), Response> {
     signed_in(viewer)
 }
 
+/// The page for a form's `action` that is none of those its handler knows (`where_`: "on a
+/// ruleset", "in the console").
+pub fn no_action(action: &str, where_: &str) -> Response {
+    failed(ApiError::invalid_argument(format!(
+        "no action `{}` {where_}",
+        kit::status::quote(action)
+    )))
+}
+
 /// Text typed into a form's text area as the viewer typed it: a browser posts its line breaks
 /// as CR LF.
 pub fn typed(text: &str) -> String {

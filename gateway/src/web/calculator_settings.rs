@@ -23,7 +23,7 @@ use proto::calculators::v1 as pb;
 use proto::game::Game;
 use serde_json::{Value, json};
 
-use super::answer::{PageResult, account_form, failed, signed_in, typed};
+use super::answer::{PageResult, account_form, failed, no_action, signed_in, typed};
 use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
 use super::settings::{ActionForm, GameQuery, action_button, annotated, game_tabs, settings_game};
@@ -175,10 +175,7 @@ async fn act(
             .await
             .map(drop),
         other => {
-            return Err(failed(crate::ApiError::invalid_argument(format!(
-                "no action `{}` on a calculator",
-                kit::status::quote(other)
-            ))));
+            return Err(no_action(other, "on a calculator"));
         }
     };
     done.map_err(failed)?;

@@ -19,7 +19,7 @@ use proto::accounts::v1 as pb;
 use proto::scripts::v1 as scripts_pb;
 use serde::Deserialize;
 
-use super::answer::{PageResult, account_form, failed, known_game, signed_in, typed};
+use super::answer::{PageResult, account_form, failed, known_game, no_action, signed_in, typed};
 use super::layout::{GAMES, csrf_field, game_name, page};
 use super::session::Viewer;
 use crate::api::accounts::failed as account_failed;
@@ -149,10 +149,7 @@ async fn act_on_ruleset(
             .await
             .map(drop),
         other => {
-            return Err(failed(crate::ApiError::invalid_argument(format!(
-                "no action `{}` on a ruleset",
-                kit::status::quote(other)
-            ))));
+            return Err(no_action(other, "on a ruleset"));
         }
     };
     done.map_err(failed)?;

@@ -14,7 +14,7 @@ use proto::decks::v1 as pb;
 use proto::scripts::v1 as scripts_pb;
 use serde::Deserialize;
 
-use super::answer::{PageResult, account_form, failed, signed_in};
+use super::answer::{PageResult, account_form, failed, no_action, signed_in};
 use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
 use super::settings::{GameQuery, action_button, game_tabs, settings_game};
@@ -227,10 +227,7 @@ async fn act(
             .await
             .map(drop),
         other => {
-            return Err(failed(crate::ApiError::invalid_argument(format!(
-                "no action `{}` on a template",
-                kit::status::quote(other)
-            ))));
+            return Err(no_action(other, "on a template"));
         }
     };
     done.map_err(failed)?;

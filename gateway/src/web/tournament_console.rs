@@ -23,7 +23,7 @@ use proto::tournaments::v1 as pb;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::answer::{PageResult, account_form, failed, signed_in};
+use super::answer::{PageResult, account_form, failed, no_action, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::tournaments::{
@@ -255,10 +255,7 @@ async fn act(
             .await
             .map(drop),
         other => {
-            return Err(failed(crate::ApiError::invalid_argument(format!(
-                "no action `{}` in the console",
-                kit::status::quote(other)
-            ))));
+            return Err(no_action(other, "in the console"));
         }
     };
     done.map_err(failed)?;

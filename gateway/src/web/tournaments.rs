@@ -18,7 +18,7 @@ use proto::tournaments_json;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::answer::{PageResult, account_form, failed, known_game, typed};
+use super::answer::{PageResult, account_form, failed, known_game, no_action, typed};
 use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
 use crate::auth::Calls;
@@ -732,10 +732,7 @@ async fn registration(
                 .map_err(failed)?;
         }
         other => {
-            return Err(failed(crate::ApiError::invalid_argument(format!(
-                "no action `{}` on a registration",
-                kit::status::quote(other)
-            ))));
+            return Err(no_action(other, "on a registration"));
         }
     }
     Ok(Redirect::to(&format!("/tournaments/{}", urlencode(&id))).into_response())
