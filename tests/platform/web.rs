@@ -178,6 +178,38 @@ impl Browser {
         panic!("the page is still busy after 10 s");
     }
 
+    /// Signs `username` up (`page`: `signup`) or in (`signin`) through the form, with the tests'
+    /// password, and waits until the header names them.
+    async fn enter(&self, site: &str, page: &str, username: &str) {
+        self.go(&format!("{site}/{page}")).await;
+        self.fill("#username", username).await;
+        self.fill("#password", "correct horse battery").await;
+        self.click("form.stack button").await;
+        self.wait_text("header .account a", username).await;
+    }
+
+    /// Picks the option `value` of the `css` select.
+    async fn pick(&self, css: &str, value: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|err| panic!("`{css}` to pick from: {err}"))
+            .select_by_value(value)
+            .await
+            .expect("picked");
+    }
+
+    /// Waits (up to 10 s) until there are `count` `css` elements, and says how many there are.
+    async fn wait_count(&self, css: &str, count: usize) -> usize {
+        for _ in 0..100 {
+            if self.count(css).await == count {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        self.count(css).await
+    }
+
     /// Screenshots of the current page at 390 px and 1280 px wide, as `<name>-<width>.png`.
     async fn screenshots(&self, name: &str) {
         let folder = std::env::var_os("TURNIER_SCREENSHOTS")
@@ -577,11 +609,7 @@ async fn api_tokens_are_made_shown_once_and_revoked_from_settings() {
     let url = browser.client.current_url().await.expect("a url");
     assert_eq!(url.path(), "/signin");
 
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "tokener").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "tokener").await;
+    browser.enter(site, "signup", "tokener").await;
     browser.go(&format!("{site}/settings/tokens")).await;
     browser.fill("#token-name", "<b>ci</b>").await;
     browser.click("form.stack button").await;
@@ -834,11 +862,7 @@ async fn rulesets_are_saved_from_settings_an_unsafe_one_refused_at_its_line_and_
     let platform = SamplePlatform::start().await;
     let browser = Browser::start().await;
     let site = &platform.http;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "ruler").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "ruler").await;
+    browser.enter(site, "signup", "ruler").await;
 
     // An unsafe script: refused, the issue shown at its line, the form kept.
     browser
@@ -888,13 +912,11 @@ async fn rulesets_are_saved_from_settings_an_unsafe_one_refused_at_its_line_and_
     browser
         .click(&format!("{row} button[aria-label='Duplicate {hostile}']"))
         .await;
-    for _ in 0..100 {
-        if browser.count(row).await == 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(browser.count(row).await, 2, "the original and its copy");
+    assert_eq!(
+        browser.wait_count(row, 2).await,
+        2,
+        "the original and its copy"
+    );
     let shared = browser
         .client
         .execute(
@@ -928,13 +950,7 @@ async fn rulesets_are_saved_from_settings_an_unsafe_one_refused_at_its_line_and_
     browser
         .click(&format!("{copy} button[aria-label^='Delete']"))
         .await;
-    for _ in 0..100 {
-        if browser.count(row).await == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(browser.count(row).await, 1);
+    assert_eq!(browser.wait_count(row, 1).await, 1);
     assert!(
         browser.count("table.built-in tbody tr").await > 0,
         "the built-in rules are listed"
@@ -953,11 +969,7 @@ async fn rulesets_are_saved_from_settings_an_unsafe_one_refused_at_its_line_and_
     assert_eq!(anonymous.status(), 303);
     browser.click("header .account button").await;
     browser.wait_text("header .account a", "Sign in").await;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "other-ruler").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "other-ruler").await;
+    browser.enter(site, "signup", "other-ruler").await;
     browser
         .go(&format!("{site}/settings/rulesets?game=lor"))
         .await;
@@ -970,11 +982,7 @@ async fn a_player_saves_a_deck_from_the_builder_and_finds_it_again() {
     let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
     let browser = Browser::start().await;
     let site = &platform.http;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "saver").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "saver").await;
+    browser.enter(site, "signup", "saver").await;
 
     let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
     let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
@@ -1056,6 +1064,26 @@ async fn the_lor_builder_reads_the_guides_code_and_checks_it_with_the_default_ru
     browser.stop().await;
 }
 
+/// Posts `body` to `url` with `token` and returns the answer's JSON, asserting it succeeded.
+async fn post_ok(
+    client: &reqwest::Client,
+    token: &str,
+    url: String,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    let answer = client
+        .post(url)
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .expect("an answer");
+    let status = answer.status().as_u16();
+    let body: serde_json::Value = answer.json().await.unwrap_or_default();
+    assert!(status < 300, "{status}: {body}");
+    body
+}
+
 /// A calculator drawing one widget of every kind, with fixed figures to read back.
 const EVERY_WIDGET: &str = r##"export default function compute(pile, cardsById) {
   let copies = 0;
@@ -1110,11 +1138,7 @@ async fn the_calculators_dialog_draws_every_widget_kind_and_says_when_a_calculat
     .await;
 
     let browser = Browser::start().await;
-    browser.go(&format!("{site}/signin")).await;
-    browser.fill("#username", "counter").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "counter").await;
+    browser.enter(site, "signin", "counter").await;
     let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
     let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
     let sample = text_blocks(section).remove(0);
@@ -1157,14 +1181,7 @@ async fn the_calculators_dialog_draws_every_widget_kind_and_says_when_a_calculat
     browser.screenshots("calculators-default").await;
 
     // Picking one of the viewer's own: the picker submits itself.
-    browser
-        .client
-        .find(Locator::Css("#calculator"))
-        .await
-        .expect("the picker")
-        .select_by_value(&every)
-        .await
-        .expect("picked");
+    browser.pick("#calculator", &every).await;
     browser
         .wait_text(
             "#calculators figure.widget[data-kind='bars'] figcaption",
@@ -1314,11 +1331,7 @@ async fn the_builders_rule_pickers_offer_built_ins_and_the_players_own_and_the_a
     let own = body["ruleset"]["id"].as_str().expect("an id").to_owned();
 
     let browser = Browser::start().await;
-    browser.go(&format!("{site}/signin")).await;
-    browser.fill("#username", "picker").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "picker").await;
+    browser.enter(site, "signin", "picker").await;
     let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
     let section = &guide[guide.find("### Riftbound").expect("the Riftbound section")..];
     let sample = text_blocks(section).remove(0);
@@ -1345,22 +1358,9 @@ async fn the_builders_rule_pickers_offer_built_ins_and_the_players_own_and_the_a
     let groups: Vec<(String, usize)> = serde_json::from_value(groups).expect("groups");
     assert_eq!(groups[0].0, "Built-in");
     assert_eq!(groups[1], ("Your rulesets".to_owned(), 1));
-    let pick = |css: &'static str, value: String| {
-        let browser = &browser;
-        async move {
-            browser
-                .client
-                .find(Locator::Css(css))
-                .await
-                .expect("a picker")
-                .select_by_value(&value)
-                .await
-                .expect("picked");
-        }
-    };
-    pick("#pick-rule", own.clone()).await;
+    browser.pick("#pick-rule", &own).await;
     // The Main Deck pile without its zone rule: its 40-card message goes.
-    pick("#pick-zone-main", "none".to_owned()).await;
+    browser.pick("#pick-zone-main", "none").await;
     browser.click("form.rule-pickers button").await;
     browser.wait_for("#deck-issues").await;
     let mut whole = String::new();
@@ -1431,11 +1431,7 @@ async fn a_calculator_is_built_without_code_previewed_live_dropped_to_code_and_s
     let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
     let browser = Browser::start().await;
     let site = &platform.http;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "builder").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "builder").await;
+    browser.enter(site, "signup", "builder").await;
 
     browser
         .go(&format!("{site}/settings/calculators?game=riftbound"))
@@ -1474,13 +1470,7 @@ async fn a_calculator_is_built_without_code_previewed_live_dropped_to_code_and_s
     browser.wait_for("#w1\\.f\\.c0\\.field").await;
     assert_eq!(browser.count(".condition").await, 1);
     browser.click("button[value='uncond:1:f:0']").await;
-    for _ in 0..100 {
-        if browser.count(".condition").await == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(browser.count(".condition").await, 0);
+    assert_eq!(browser.wait_count(".condition", 0).await, 0);
     assert_eq!(
         browser.count("#preview figure.widget").await,
         2,
@@ -1610,11 +1600,7 @@ async fn a_profile_lists_what_its_owner_made_public_and_a_player_saves_a_copy_of
     assert!(!anonymous.contains("Save to my rulesets"));
 
     let browser = Browser::start().await;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "reader").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "reader").await;
+    browser.enter(site, "signup", "reader").await;
     browser.go(&format!("{site}/users/author")).await;
     assert_eq!(browser.text("#rulesets-heading + h3").await, "Deck rules");
     browser.click("ul.public-rulesets details summary").await;
@@ -1755,11 +1741,7 @@ async fn templates_are_saved_from_an_empty_builder_switched_to_and_managed_in_se
     let platform = SamplePlatform::with_card_data(&["riftbound"]).await;
     let site = &platform.http;
     let browser = Browser::start().await;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "layouter").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "layouter").await;
+    browser.enter(site, "signup", "layouter").await;
 
     // Riftbound opens on the Constructed template.
     browser.go(&format!("{site}/riftbound/deck-builder")).await;
@@ -1777,14 +1759,7 @@ async fn templates_are_saved_from_an_empty_builder_switched_to_and_managed_in_se
 
     // Save as Template (every pile empty), with the Main Deck's zone rule turned off.
     browser.click("details.rules summary").await;
-    browser
-        .client
-        .find(Locator::Css("#pick-zone-main"))
-        .await
-        .expect("a picker")
-        .select_by_value("none")
-        .await
-        .expect("picked");
+    browser.pick("#pick-zone-main", "none").await;
     browser.click("form.rule-pickers button").await;
     browser.click("details.templates summary").await;
     browser.fill("#template-name", "No main <limit>").await;
@@ -1819,13 +1794,8 @@ async fn templates_are_saved_from_an_empty_builder_switched_to_and_managed_in_se
     );
     browser.click("details.templates summary").await;
     browser
-        .client
-        .find(Locator::Css("#pick-template"))
-        .await
-        .expect("the switcher")
-        .select_by_value("riftbound-constructed")
-        .await
-        .expect("picked");
+        .pick("#pick-template", "riftbound-constructed")
+        .await;
     browser.click("details.templates form button").await;
     browser
         .wait_text("details.templates summary", "Template: Constructed")
@@ -1867,13 +1837,7 @@ async fn templates_are_saved_from_an_empty_builder_switched_to_and_managed_in_se
     browser
         .click(&format!("{row} button[aria-label='Delete Loose']"))
         .await;
-    for _ in 0..100 {
-        if browser.count(&row).await == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(browser.count(&row).await, 0);
+    assert_eq!(browser.wait_count(&row, 0).await, 0);
     browser.stop().await;
 }
 
@@ -2089,11 +2053,7 @@ async fn multi_deck_checks_a_lineup_with_the_deck_set_rule_and_saves_it_as_a_dec
     let platform = SamplePlatform::with_card_data(&["lor"]).await;
     let browser = Browser::start().await;
     let site = &platform.http;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "captain").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "captain").await;
+    browser.enter(site, "signup", "captain").await;
     let guide = crate::script_pools::support::spec_page("guide-deck-builder.md");
     let section = &guide[guide
         .find("### Legends of Runeterra")
@@ -2202,22 +2162,7 @@ async fn a_player_registers_on_the_tournament_page_and_sees_pairings_and_live_st
     let api = format!("{site}/api/v1");
     let client = reqwest::Client::new();
     let organizer = crate::ownership::session(&client, &api, "host").await;
-    let post = |path: String, body: serde_json::Value| {
-        let (client, organizer) = (client.clone(), organizer.clone());
-        async move {
-            let answer = client
-                .post(path)
-                .bearer_auth(&organizer)
-                .json(&body)
-                .send()
-                .await
-                .expect("an answer");
-            let status = answer.status().as_u16();
-            let body: serde_json::Value = answer.json().await.unwrap_or_default();
-            assert!(status < 300, "{status}: {body}");
-            body
-        }
-    };
+    let post = |path: String, body: serde_json::Value| post_ok(&client, &organizer, path, body);
     let created = post(
         format!("{api}/riftbound/tournaments"),
         json!({"name": "Store <night>", "stages": [{"format": "swiss", "settings": {"rounds": 3}}]}),
@@ -2246,11 +2191,7 @@ async fn a_player_registers_on_the_tournament_page_and_sees_pairings_and_live_st
 
     // A player finds it under Upcoming and registers on its page.
     let browser = Browser::start().await;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "walkin").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "walkin").await;
+    browser.enter(site, "signup", "walkin").await;
     browser.go(&format!("{site}/riftbound/tournaments")).await;
     let upcoming = browser
         .text("section[aria-labelledby='state-registration']")
@@ -2411,11 +2352,7 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .build()
         .expect("a client");
     let browser = Browser::start().await;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "director").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "director").await;
+    browser.enter(site, "signup", "director").await;
     // Created in the browser: Swiss with the handbook's round count for 8, and a top 4.
     browser.go(&format!("{site}/pokemon/tournaments")).await;
     browser.click("#new-tournament").await;
@@ -2432,14 +2369,7 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .await
         .expect("its value");
     assert_eq!(rounds.as_deref(), Some("3"), "Apply put the suggestion in");
-    browser
-        .client
-        .find(Locator::Css("#cut"))
-        .await
-        .expect("the cut")
-        .select_by_value("4")
-        .await
-        .expect("picked");
+    browser.pick("#cut", "4").await;
     browser.screenshots("tournament-create").await;
     browser
         .click("#create-tournament button[value='create']")
@@ -2489,15 +2419,11 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     assert_eq!(browser.count("table.console-matches tbody tr").await, 4);
     browser.screenshots("console").await;
     browser
-        .client
-        .find(Locator::Css(
+        .pick(
             "table.console-matches tbody tr:first-child form.enter select",
-        ))
-        .await
-        .expect("the first player's games")
-        .select_by_value("2")
-        .await
-        .expect("picked");
+            "2",
+        )
+        .await;
     browser
         .click("table.console-matches tbody tr:first-child form.enter button")
         .await;
@@ -2554,22 +2480,7 @@ async fn the_bracket_of_a_top_cut_is_drawn_after_advancing() {
     let api = format!("{site}/api/v1");
     let client = reqwest::Client::new();
     let organizer = crate::ownership::session(&client, &api, "cutter").await;
-    let call = |path: String, body: serde_json::Value| {
-        let (client, organizer) = (client.clone(), organizer.clone());
-        async move {
-            let answer = client
-                .post(path)
-                .bearer_auth(&organizer)
-                .json(&body)
-                .send()
-                .await
-                .expect("an answer");
-            let status = answer.status().as_u16();
-            let body: serde_json::Value = answer.json().await.unwrap_or_default();
-            assert!(status < 300, "{status}: {body}");
-            body
-        }
-    };
+    let call = |path: String, body: serde_json::Value| post_ok(&client, &organizer, path, body);
     let created = call(
         format!("{api}/lor/tournaments"),
         json!({
@@ -2686,11 +2597,7 @@ async fn a_player_submits_a_lineup_sees_it_checked_live_and_saves_the_tournament
     assert_eq!(answer.status(), 200);
 
     let browser = Browser::start().await;
-    browser.go(&format!("{site}/signup")).await;
-    browser.fill("#username", "pilot").await;
-    browser.fill("#password", "correct horse battery").await;
-    browser.click("form.stack button").await;
-    browser.wait_text("header .account a", "pilot").await;
+    browser.enter(site, "signup", "pilot").await;
     browser.go(&format!("{site}/tournaments/{id}")).await;
     // The Rules: the built-in card rule, the organizer's custom deck rule marked Unverified code.
     let deck_rule = browser.text("article.rule[data-scope='deck'] h3").await;
