@@ -240,7 +240,8 @@ async fn open(viewer: Viewer, calls: Calls, Query(query): Query<EditQuery>) -> P
             }
         }
     }
-    editor_page(&viewer, &calls, slug, game, &editor, None).await
+    let fields = game_fields(&calls, game).await;
+    editor_page(&viewer, &calls, slug, game, &fields, &editor, None).await
 }
 
 /// The form's fields, by name.
@@ -506,7 +507,16 @@ async fn edit(
                 editor.source = source;
             }
             Err(message) => {
-                return editor_page(&viewer, &calls, slug, game, &editor, Some(message)).await;
+                return editor_page(
+                    &viewer,
+                    &calls,
+                    slug,
+                    game,
+                    &offered,
+                    &editor,
+                    Some(message),
+                )
+                .await;
             }
         },
         "builder" if editor.code => {
@@ -532,6 +542,7 @@ async fn edit(
                         &calls,
                         slug,
                         game,
+                        &offered,
                         &editor,
                         Some(DETACHED.into()),
                     )
@@ -586,6 +597,7 @@ async fn edit(
                         &calls,
                         slug,
                         game,
+                        &offered,
                         &editor,
                         Some(api.message().to_owned()),
                     )
@@ -596,7 +608,7 @@ async fn edit(
         }
         other => apply(other, &mut editor.widgets, &offered),
     }
-    editor_page(&viewer, &calls, slug, game, &editor, None).await
+    editor_page(&viewer, &calls, slug, game, &offered, &editor, None).await
 }
 
 async fn game_fields(calls: &Calls, game: Game) -> Vec<pb::CalculatorField> {
@@ -866,15 +878,16 @@ fn widget_card(
     }
 }
 
+/// The editor's page; `fields` are the game's card fields the builder offers.
 async fn editor_page(
     viewer: &Viewer,
     calls: &Calls,
     slug: &str,
     game: Game,
+    fields: &[pb::CalculatorField],
     editor: &Editor,
     problem: Option<String>,
 ) -> PageResult {
-    let fields = game_fields(calls, game).await;
     let built = if editor.code {
         None
     } else {
@@ -948,7 +961,7 @@ async fn editor_page(
                         @if editor.widgets.is_empty() { p class="help" { "No widgets yet: pick one above." } }
                         ol class="widget-cards" {
                             @for (index, widget) in editor.widgets.iter().enumerate() {
-                                (widget_card(index, widget, editor.widgets.len(), &fields))
+                                (widget_card(index, widget, editor.widgets.len(), fields))
                             }
                         }
                         @if let Some(Ok(source)) = &built {
