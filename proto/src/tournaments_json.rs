@@ -567,6 +567,15 @@ pub fn tournament_answer(response: &pb::TournamentResponse) -> Value {
     json!({"tournament": response.tournament.as_ref().map_or(Value::Null, tournament)})
 }
 
+/// `{"format", "settings", "formats"}`: the settings a new stage starts from.
+pub fn stage_defaults_answer(response: &pb::StageDefaultsResponse) -> Value {
+    json!({
+        "format": response.format,
+        "settings": embedded(&response.settings_json),
+        "formats": response.formats,
+    })
+}
+
 /// `{"tournaments": [tournament]}`: a game's tournaments.
 pub fn tournaments_answer(response: &pb::ListTournamentsResponse) -> Value {
     json!({"tournaments": response.tournaments.iter().map(tournament).collect::<Vec<_>>()})

@@ -785,6 +785,35 @@ async fn the_engines_refusals_and_bad_requests_have_their_codes() {
     }
     let (status, body) = send(client.get(format!("{api}/tournaments/t_missing")), None).await;
     assert_eq!(status, 404, "{body}");
+    // A stage's defaults: the guide's table for the game, and a refusal naming a format the
+    // game does not offer.
+    let (status, body) = send(
+        client.get(format!("{api}/pokemon/tournaments/defaults?format=swiss")),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["settings"]["points"],
+        json!({"win": 3.0, "draw": 1.0, "loss": 0.0, "bye": 3.0})
+    );
+    assert_eq!(body["settings"]["bye_handling"], "full_points");
+    assert_eq!(body["settings"]["rounds"], 5);
+    assert_eq!(body["formats"].as_array().map(Vec::len), Some(4));
+    let (status, body) = send(
+        client.get(format!("{api}/riftbound/tournaments/defaults?format=threshold_win&stage=1")),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["settings"]["players_per_lobby"], 4);
+    let (status, body) = send(
+        client.get(format!("{api}/lor/tournaments/defaults?format=threshold_win")),
+        None,
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.to_string().contains("threshold_win"), "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

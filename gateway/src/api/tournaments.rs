@@ -42,6 +42,7 @@ const SHUTDOWN_POLL: Duration = Duration::from_secs(1);
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/v1/{game}/tournaments", get(list).post(create))
+        .route("/api/v1/{game}/tournaments/defaults", get(stage_defaults))
         .route(
             "/api/v1/tournaments/{id}",
             get(read).patch(change).post(act),
@@ -331,7 +332,7 @@ async fn lineups(calls: Calls, Path(id): Path<String>) -> Result<Json<Value>, Ap
 /// The tournaments' part of the OpenAPI document.
 #[derive(Debug, OpenApi)]
 #[openapi(
-    paths(list, create, read, change, act, add_organizer, registrations, register, unregister,
+    paths(list, stage_defaults, create, read, change, act, add_organizer, registrations, register, unregister,
           fix_table, act_on_registration, pair_round, round, act_on_match, standings,
           export_stage, events, submit_lineup, lineup, lineups, act_on_lineup, add_webhook,
           webhooks, remove_webhook, deliveries, redeliver),
@@ -595,6 +596,42 @@ async fn list(calls: Calls, Path(game_name): Path<String>) -> Result<Json<Value>
         })
         .await?;
     Ok(Json(tournaments_json::tournaments_answer(&response)))
+}
+
+/// The query of a stage's defaults.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DefaultsQuery {
+    /// The format; absent: `swiss`.
+    format: Option<String>,
+    /// The stage's place, from 1 (a later stage is seeded by prior stage results).
+    stage: Option<u32>,
+}
+
+/// The settings a new stage of a format starts from in a game, every one filled in (what the
+/// create form shows), and the formats the game offers.
+#[utoipa::path(get, path = "/api/v1/{game}/tournaments/defaults", tag = "tournaments",
+    params(("game" = String, Path, description = "lor, pokemon or riftbound"),
+           ("format" = Option<String>, Query, description = "the stage's format; absent: swiss"),
+           ("stage" = Option<u32>, Query, description = "the stage's place, from 1")),
+    responses((status = 200, description = "`{\"format\", \"settings\", \"formats\"}`"),
+              (status = 400, description = "`invalid_argument`: a format the game does not offer", body = crate::ErrorBody),
+              (status = 404, description = "`unknown_game`", body = crate::ErrorBody)))]
+async fn stage_defaults(
+    calls: Calls,
+    Path(game_name): Path<String>,
+    Query(query): Query<DefaultsQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let game = super::game(&game_name)?;
+    let response = calls
+        .tournaments()?
+        .get_stage_defaults(pb::GetStageDefaultsRequest {
+            game: proto::game::to_wire(game),
+            format: query.format.unwrap_or_default(),
+            stage: query.stage.unwrap_or(1),
+        })
+        .await?;
+    Ok(Json(tournaments_json::stage_defaults_answer(&response)))
 }
 
 /// Creates a tournament; the caller organizes it.

@@ -15,12 +15,12 @@ use serde_json::{Map, Value};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
-use crate::domain::defaults::{Format, PairingStyle};
+use crate::domain::defaults::{Format, GameDefaults, PairingStyle};
 use crate::domain::registration::RegistrationState;
 use crate::domain::result::ResultState;
 use crate::domain::stages::{Action, AdvancementRule, Condition, CutTiebreaker};
 use crate::error::Error;
-use crate::run::create::{CreateInput, StageInput, settings_view};
+use crate::run::create::{CreateInput, StageInput, settings_view, stage_defaults};
 use crate::run::fact::{DeckSettings, DecklistVisibility, PinnedRule};
 use crate::run::{MatchRun, Run, RunError};
 use crate::service::{DeckSettingsInput, RegistrationChange, Reported, TimerChange, Tournaments};
@@ -559,6 +559,29 @@ impl TournamentService for Api {
             tournaments.push(tournament(&run));
         }
         Ok(Response::new(pb::ListTournamentsResponse { tournaments }))
+    }
+
+    async fn get_stage_defaults(
+        &self,
+        request: Request<pb::GetStageDefaultsRequest>,
+    ) -> Result<Response<pb::StageDefaultsResponse>, Status> {
+        let request = request.into_inner();
+        let game = proto::game::from_wire(request.game).ok_or_else(|| bad("game", "give a game"))?;
+        let format: Format = match request.format.as_str() {
+            "" => Format::Swiss,
+            format => spec_value("format", format)?,
+        };
+        let index = usize::try_from(request.stage.max(1) - 1).unwrap_or(usize::MAX);
+        let settings = stage_defaults(game, index, format).map_err(Error::from)?;
+        Ok(Response::new(pb::StageDefaultsResponse {
+            format: format.as_str().to_owned(),
+            settings_json: Value::Object(settings).to_string(),
+            formats: GameDefaults::of(game)
+                .formats
+                .iter()
+                .map(|format| format.as_str().to_owned())
+                .collect(),
+        }))
     }
 
     async fn update_tournament(

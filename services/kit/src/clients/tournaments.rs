@@ -48,6 +48,14 @@ impl TournamentsClient {
         rpc!(self, Idempotent, request, list_tournaments)
     }
 
+    /// The settings a new stage of a format starts from in a game.
+    pub async fn get_stage_defaults(
+        &self,
+        request: pb::GetStageDefaultsRequest,
+    ) -> Result<pb::StageDefaultsResponse, ServiceError> {
+        rpc!(self, Idempotent, request, get_stage_defaults)
+    }
+
     /// Opens or closes registration, or changes a running stage's settings.
     pub async fn update_tournament(
         &self,

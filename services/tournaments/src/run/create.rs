@@ -230,6 +230,26 @@ fn free_for_all_record(
     })
 }
 
+/// The settings a stage of `format` starts from in a tournament of `game` (`index` from 0: a
+/// later stage is seeded by prior stage results), as a tournament's page shows a stage's
+/// settings: what the create form shows before anything is changed. Given back as the stage's
+/// settings, they create the same stage.
+pub fn stage_defaults(
+    game: Game,
+    index: usize,
+    format: Format,
+) -> Result<Map<String, Value>, RunError> {
+    let record = stage_record(
+        game,
+        index,
+        &StageInput {
+            format,
+            settings: Map::new(),
+        },
+    )?;
+    Ok(settings_view(&record))
+}
+
 /// Checks a tournament as asked for and returns the fact of its creation by `organizer`.
 pub fn created(input: CreateInput, organizer: Organizer) -> Result<Fact, RunError> {
     let name = input.name.trim();

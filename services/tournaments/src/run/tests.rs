@@ -121,6 +121,60 @@ fn every_stage_setting_is_filled_in_from_the_games_defaults() {
 }
 
 #[test]
+fn a_stages_defaults_given_back_as_its_settings_create_the_same_stage() {
+    use crate::domain::defaults::GameDefaults;
+    for game in Game::ALL {
+        for format in GameDefaults::of(game).formats {
+            for index in 0..2 {
+                let defaults = create::stage_defaults(game, index, *format).expect("defaults");
+                assert!(defaults.contains_key("round_minutes"), "{game} {format}");
+                let mut stages: Vec<StageInput> = (0..index)
+                    .map(|_| StageInput {
+                        format: *format,
+                        settings: Map::new(),
+                    })
+                    .collect();
+                stages.push(StageInput {
+                    format: *format,
+                    settings: defaults.clone(),
+                });
+                let rules = (index > 0)
+                    .then(|| AdvancementRule {
+                        from_stage: 0,
+                        condition: Condition::PlacementRange { from: 1, to: 4 },
+                        action: Action::Advance { to_stage: 1 },
+                    })
+                    .into_iter()
+                    .collect();
+                let fact = created(
+                    CreateInput {
+                        game,
+                        name: "Defaults".into(),
+                        stages,
+                        rules,
+                        cut_tiebreaker: CutTiebreaker::BetterSeed,
+                        max_participants: None,
+                        check_in: false,
+                        seed: 0,
+                    },
+                    organizer(),
+                );
+                let Ok(Fact::Created { stages, .. }) = fact else {
+                    panic!("{game} {format} stage {index}: {fact:?}");
+                };
+                assert_eq!(
+                    create::settings_view(&stages[index]),
+                    defaults,
+                    "{game} {format} stage {index}"
+                );
+            }
+        }
+    }
+    let later = create::stage_defaults(Game::Pokemon, 1, Format::Swiss).expect("defaults");
+    assert_eq!(later["first_round_seeding"], json!("prior_stage"));
+}
+
+#[test]
 fn settings_the_stage_does_not_have_are_refused_naming_them() {
     let err = created(
         CreateInput {
