@@ -801,14 +801,18 @@ async fn the_engines_refusals_and_bad_requests_have_their_codes() {
     assert_eq!(body["settings"]["rounds"], 5);
     assert_eq!(body["formats"].as_array().map(Vec::len), Some(4));
     let (status, body) = send(
-        client.get(format!("{api}/riftbound/tournaments/defaults?format=threshold_win&stage=1")),
+        client.get(format!(
+            "{api}/riftbound/tournaments/defaults?format=threshold_win&stage=1"
+        )),
         None,
     )
     .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["settings"]["players_per_lobby"], 4);
     let (status, body) = send(
-        client.get(format!("{api}/lor/tournaments/defaults?format=threshold_win")),
+        client.get(format!(
+            "{api}/lor/tournaments/defaults?format=threshold_win"
+        )),
         None,
     )
     .await;

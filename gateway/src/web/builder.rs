@@ -605,7 +605,7 @@ async fn builder(
 }
 
 /// The finder's hits for `q` (none for an empty search; a search that fails shows none).
-async fn find(
+pub(super) async fn find(
     calls: &Calls,
     game: Game,
     q: &str,

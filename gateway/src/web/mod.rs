@@ -19,6 +19,7 @@ mod layout;
 mod pages;
 pub mod session;
 mod settings;
+mod stage_settings;
 mod templates;
 mod tournament_console;
 mod tournament_create;

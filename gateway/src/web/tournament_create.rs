@@ -1,9 +1,17 @@
-//! `/{game}/tournaments/new`: an organizer creates a tournament — its name, the first stage's
-//! format with its number of rounds and round time, a top cut (a single-elimination stage the
-//! top 4 or 8 advance to), the participant cap and check-in; the game's defaults fill every
-//! other setting, and the tournament's page shows them all. For Pokémon TCG the form suggests
-//! the Play! Pokémon handbook's round count for the cap (the guide's table), with **Apply**.
-//! The body is the API's (`proto::tournaments_json::create_request`), so the same checks apply.
+//! `/{game}/tournaments/new`: an organizer creates a tournament. The form starts from the
+//! game's defaults (the service's, `GetStageDefaults`) and makes everything editable: the
+//! stages, each with every setting of its format (`stage_settings`), the advancement rules
+//! between them (placements or points, advance or eliminate) and the cut tiebreaker, the cap
+//! and check-in; for Pokémon TCG the Play! Pokémon handbook's round count for the cap (the
+//! guide's table), with **Apply**. Deck settings (decks to bring, the rule of each scope,
+//! banned cards picked through card search, the deadline, decklist visibility) and a webhook
+//! are saved with it.
+//!
+//! Every button posts the whole form back (no script needed): Apply, a changed format, Add a
+//! stage or a rule, Find cards and Ban redraw it with what was typed kept; Create sends the
+//! API's body (`proto::tournaments_json::create_request`, so the same checks apply), then the
+//! deck settings (`UpdateTournament`) and the webhook (`AddWebhook`, whose signing secret is
+//! shown once, on the page that follows).
 
 // `ApiError` is what the services' failures arrive as; it lives for one response.
 #![allow(clippy::result_large_err)]
@@ -12,15 +20,17 @@ use axum::extract::Path;
 use axum::response::{IntoResponse, Redirect};
 use axum::routing::get;
 use axum::{Form, Router};
-use maud::html;
+use maud::{Markup, html};
 use proto::game::Game;
+use proto::scripts::v1 as scripts;
+use proto::tournaments::v1 as pb;
 use proto::tournaments_json::{self, CreateTournamentBody};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::answer::{PageResult, account_form, failed, known_game, signed_in};
 use super::layout::{csrf_field, page, urlencode};
 use super::session::Viewer;
+use super::stage_settings::{self, Fields, all, field, has};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -52,103 +62,555 @@ pub fn pokemon_rounds(players: u32) -> Option<u32> {
         .map(|(_, rounds)| *rounds)
 }
 
-/// What the form holds.
-#[derive(Debug, Deserialize)]
-struct CreateForm {
-    #[serde(default)]
-    csrf: String,
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    format: String,
-    #[serde(default)]
-    rounds: String,
-    #[serde(default)]
-    minutes: String,
-    #[serde(default)]
-    cut: String,
-    #[serde(default)]
-    max: String,
-    check_in: Option<String>,
-    /// `apply`: put the suggested round count in (no script needed).
-    #[serde(default)]
-    op: String,
-}
+/// The most stages the form adds (the service's limit).
+const MAX_STAGES: usize = 8;
 
-impl Default for CreateForm {
-    fn default() -> Self {
-        CreateForm {
-            csrf: String::new(),
-            name: String::new(),
-            format: "swiss".to_owned(),
-            rounds: "5".to_owned(),
-            minutes: "50".to_owned(),
-            cut: String::new(),
-            max: String::new(),
-            check_in: None,
-            op: String::new(),
-        }
-    }
-}
+/// The most cards the search under Banned cards lists.
+const FOUND: usize = 12;
 
-const FORMATS: [(&str, &str); 4] = [
+/// Every format, as the guide names it.
+const FORMATS: [(&str, &str); 6] = [
     ("swiss", "Swiss"),
     ("single_elimination", "Single elimination"),
     ("double_elimination", "Double elimination"),
     ("round_robin", "Round robin"),
+    ("cumulative_points", "Cumulative Points (Free-for-All)"),
+    ("threshold_win", "Threshold Win (Free-for-All)"),
 ];
+
+const CUT_TIEBREAKERS: [(&str, &str); 3] = [
+    ("better_seed", "Better initial seed advances"),
+    ("draw_lots", "Draw lots"),
+    ("advance_whole_tie", "Advance the whole tie"),
+];
+
+const VISIBILITY: [(&str, &str); 3] = [
+    ("organizers", "Organizers only"),
+    ("after_event", "Everyone, after the event"),
+    ("public", "Everyone"),
+];
+
+/// One stage as the form holds it: its format, the settings it starts from, and its settings
+/// now.
+#[derive(Debug, Clone)]
+struct StageDraft {
+    format: String,
+    defaults: Map<String, Value>,
+    settings: Map<String, Value>,
+}
+
+/// One advancement rule as typed.
+#[derive(Debug, Clone, PartialEq)]
+struct RuleDraft {
+    from: String,
+    /// `placements` or `points`.
+    kind: String,
+    low: String,
+    high: String,
+    /// `advance` or `eliminate`.
+    action: String,
+    to: String,
+}
+
+/// The deck settings as typed.
+#[derive(Debug, Clone, Default)]
+struct DeckDraft {
+    /// Players submit lineups.
+    on: bool,
+    decks: String,
+    card: String,
+    deck: String,
+    deckset: String,
+    banned: Vec<String>,
+    query: String,
+    deadline: String,
+    visibility: String,
+    drop_without: bool,
+}
+
+/// The whole form.
+#[derive(Debug, Clone, Default)]
+struct Draft {
+    name: String,
+    max: String,
+    check_in: bool,
+    cut_tiebreaker: String,
+    stages: Vec<StageDraft>,
+    rules: Vec<RuleDraft>,
+    deck: DeckDraft,
+    webhook: String,
+}
+
+/// What the form needs from the services to draw: the game's formats, its rulesets for the
+/// pickers, and the cards found for Banned cards.
+struct Offered {
+    formats: Vec<String>,
+    rulesets: Vec<scripts::Ruleset>,
+    found: Vec<proto::search::v1::SearchHit>,
+}
+
+/// The settings a stage of `format` starts from as the `stage`-th (from 0), and the game's
+/// formats.
+async fn defaults(
+    calls: &Calls,
+    game: Game,
+    format: &str,
+    stage: usize,
+) -> Result<(Map<String, Value>, Vec<String>), crate::ApiError> {
+    let answer = calls
+        .tournaments()?
+        .get_stage_defaults(pb::GetStageDefaultsRequest {
+            game: proto::game::to_wire(game),
+            format: format.to_owned(),
+            stage: u32::try_from(stage + 1).unwrap_or(u32::MAX),
+        })
+        .await?;
+    let settings = serde_json::from_str(&answer.settings_json).unwrap_or_default();
+    Ok((settings, answer.formats))
+}
+
+/// A new stage of `format` at `stage`, with its defaults.
+async fn new_stage(
+    calls: &Calls,
+    game: Game,
+    format: &str,
+    stage: usize,
+) -> Result<StageDraft, crate::ApiError> {
+    let (defaults, _) = defaults(calls, game, format, stage).await?;
+    Ok(StageDraft {
+        format: format.to_owned(),
+        settings: defaults.clone(),
+        defaults,
+    })
+}
+
+/// A rule sending placements 1 to `top` of stage `from` to stage `to` (both from 1).
+fn top_rule(from: usize, top: u32, to: usize) -> RuleDraft {
+    RuleDraft {
+        from: from.to_string(),
+        kind: "placements".into(),
+        low: "1".into(),
+        high: top.to_string(),
+        action: "advance".into(),
+        to: to.to_string(),
+    }
+}
+
+impl Draft {
+    /// The form as it first shows: one Swiss stage with the game's defaults.
+    async fn new(calls: &Calls, game: Game) -> Result<Self, crate::ApiError> {
+        Ok(Draft {
+            stages: vec![new_stage(calls, game, "swiss", 0).await?],
+            cut_tiebreaker: "better_seed".into(),
+            deck: DeckDraft {
+                decks: "1".into(),
+                visibility: "organizers".into(),
+                ..DeckDraft::default()
+            },
+            ..Draft::default()
+        })
+    }
+
+    /// The form as posted. A stage whose format changed starts again from that format's
+    /// defaults; the others read their settings back. Returns the problems found reading.
+    async fn read(
+        calls: &Calls,
+        game: Game,
+        fields: &Fields,
+    ) -> Result<(Self, Vec<String>), crate::ApiError> {
+        let mut problems = Vec::new();
+        let mut stages = Vec::new();
+        for at in 0..MAX_STAGES {
+            let format = field(fields, &format!("s{at}.format"));
+            if format.is_empty() {
+                break;
+            }
+            let shown = field(fields, &format!("s{at}.shown"));
+            let mut stage = new_stage(calls, game, format, at).await?;
+            if shown == format {
+                let (settings, found) =
+                    stage_settings::read(&format!("s{at}."), format, &stage.defaults, fields);
+                problems.extend(
+                    found
+                        .into_iter()
+                        .map(|problem| format!("Stage {}: {problem}", at + 1)),
+                );
+                stage.settings = settings;
+            }
+            stages.push(stage);
+        }
+        let rules = (0..)
+            .map_while(|at| {
+                let name = |part: &str| format!("r{at}.{part}");
+                has(fields, &name("from")).then(|| RuleDraft {
+                    from: field(fields, &name("from")).to_owned(),
+                    kind: field(fields, &name("kind")).to_owned(),
+                    low: field(fields, &name("low")).to_owned(),
+                    high: field(fields, &name("high")).to_owned(),
+                    action: field(fields, &name("action")).to_owned(),
+                    to: field(fields, &name("to")).to_owned(),
+                })
+            })
+            .collect();
+        let mut banned: Vec<String> = Vec::new();
+        for card in all(fields, "banned") {
+            if !card.is_empty() && !banned.iter().any(|known| known == card) {
+                banned.push(card.to_owned());
+            }
+        }
+        let draft = Draft {
+            name: field(fields, "name").to_owned(),
+            max: field(fields, "max").to_owned(),
+            check_in: has(fields, "check_in"),
+            cut_tiebreaker: field(fields, "cut_tiebreaker").to_owned(),
+            stages,
+            rules,
+            deck: DeckDraft {
+                on: has(fields, "decks_on"),
+                decks: field(fields, "decks").to_owned(),
+                card: field(fields, "card_rule").to_owned(),
+                deck: field(fields, "deck_rule").to_owned(),
+                deckset: field(fields, "deckset_rule").to_owned(),
+                banned,
+                query: field(fields, "q").to_owned(),
+                deadline: field(fields, "deadline").to_owned(),
+                visibility: field(fields, "visibility").to_owned(),
+                drop_without: has(fields, "drop_without"),
+            },
+            webhook: field(fields, "webhook").to_owned(),
+        };
+        Ok((draft, problems))
+    }
+
+    /// The API's create body for the form.
+    fn body(&self) -> Result<Value, String> {
+        let number = |text: &str| text.trim().parse::<u32>().ok();
+        let stages: Vec<Value> = self
+            .stages
+            .iter()
+            .map(|stage| json!({"format": stage.format, "settings": stage.settings}))
+            .collect();
+        let mut advancement = Vec::new();
+        for (at, rule) in self.rules.iter().enumerate() {
+            let whole = |text: &str, what: &str| -> Result<Option<u32>, String> {
+                let text = text.trim();
+                if text.is_empty() {
+                    return Ok(None);
+                }
+                text.parse().map(Some).map_err(|_| {
+                    format!(
+                        "Advancement rule {}: {what} is a whole number, not “{text}”.",
+                        at + 1
+                    )
+                })
+            };
+            let from = whole(&rule.from, "its stage")?.unwrap_or(1);
+            let mut out = json!({"fromStage": from, "action": rule.action});
+            if rule.kind == "points" {
+                let points = |text: &str| -> Result<Option<f64>, String> {
+                    let text = text.trim();
+                    if text.is_empty() {
+                        return Ok(None);
+                    }
+                    text.parse().map(Some).map_err(|_| {
+                        format!(
+                            "Advancement rule {}: points are a number, not “{text}”.",
+                            at + 1
+                        )
+                    })
+                };
+                out["points"] = json!([points(&rule.low)?, points(&rule.high)?]);
+            } else {
+                out["placements"] = json!([
+                    whole(&rule.low, "a placement")?,
+                    whole(&rule.high, "a placement")?
+                ]);
+            }
+            if rule.action == "advance"
+                && let Some(to) = whole(&rule.to, "the stage it advances to")?
+            {
+                out["toStage"] = json!(to);
+            }
+            advancement.push(out);
+        }
+        let mut out = json!({"name": self.name, "stages": stages, "advancement": advancement});
+        if !self.max.trim().is_empty() {
+            out["maxParticipants"] = json!(number(&self.max).ok_or_else(|| format!(
+                "Maximum participants is a whole number, not “{}”.",
+                self.max.trim()
+            ))?);
+        }
+        if self.check_in {
+            out["checkIn"] = json!(true);
+        }
+        if !self.cut_tiebreaker.is_empty() {
+            out["cutTiebreaker"] = json!(self.cut_tiebreaker);
+        }
+        Ok(out)
+    }
+
+    /// The deck settings to save after creating, when players submit lineups.
+    fn deck_settings(&self) -> Result<Option<pb::DeckSettingsInput>, String> {
+        let deck = &self.deck;
+        if !deck.on {
+            return Ok(None);
+        }
+        let decks = match deck.decks.trim() {
+            "" => None,
+            text => Some(
+                text.parse::<u32>()
+                    .map_err(|_| format!("Decks to bring is a whole number, not “{text}”."))?,
+            ),
+        };
+        let deadline = match deck.deadline.trim() {
+            "" => None,
+            text => Some(deadline(text)?),
+        };
+        let rule = |id: &str| (!id.is_empty()).then(|| id.to_owned());
+        Ok(Some(pb::DeckSettingsInput {
+            decks_to_bring: decks,
+            banned_cards: deck.banned.clone(),
+            card_rule: rule(&deck.card),
+            deck_rule: rule(&deck.deck),
+            deckset_rule: rule(&deck.deckset),
+            deadline,
+            decklist_visibility: rule(&deck.visibility),
+            drop_without_lineup: deck.drop_without,
+        }))
+    }
+}
+
+/// A deadline as a `datetime-local` field writes it (`2027-01-31T12:00`, read as UTC), or in
+/// full RFC 3339.
+fn deadline(text: &str) -> Result<pbjson_types::Timestamp, String> {
+    let full = match text.len() {
+        16 => format!("{text}:00Z"),
+        19 => format!("{text}Z"),
+        _ => text.to_owned(),
+    };
+    full.parse::<jiff::Timestamp>()
+        .map(|time| pbjson_types::Timestamp {
+            seconds: time.as_second(),
+            nanos: time.subsec_nanosecond(),
+        })
+        .map_err(|_| format!("The deadline is a date and time (2027-01-31T12:00), not “{text}”."))
+}
+
+fn options(choices: &[(&str, &str)], now: &str) -> Markup {
+    html! { @for (value, label) in choices { option value=(value) selected[*value == now] { (label) } } }
+}
+
+/// A submit button of the form that redraws it: `op` says what changes.
+fn op(value: &str, label: &str, aria: Option<&str>) -> Markup {
+    html! { button type="submit" name="op" value=(value) class="secondary small" formnovalidate aria-label=[aria] { (label) } }
+}
+
+fn stages_section(game: Game, draft: &Draft, offered: &Offered) -> Markup {
+    let suggestion = (game == Game::Pokemon)
+        .then(|| {
+            draft
+                .max
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .and_then(pokemon_rounds)
+        })
+        .flatten();
+    html! {
+        section aria-labelledby="stages-heading" {
+            h2 id="stages-heading" { "Stages" }
+            @for (at, stage) in draft.stages.iter().enumerate() {
+                fieldset class="stage" id={ "stage-" (at + 1) } {
+                    legend { "Stage " (at + 1) }
+                    input type="hidden" name={ "s" (at) ".shown" } value=(stage.format);
+                    label for={ "s" (at) "-format" } { "Format" }
+                    select id={ "s" (at) "-format" } name={ "s" (at) ".format" } data-autosubmit {
+                        @for (value, label) in FORMATS.iter().filter(|(value, _)| offered.formats.iter().any(|format| format == value)) {
+                            option value=(value) selected[stage.format == *value] { (label) }
+                        }
+                    }
+                    (op("refresh", "Show its settings", Some(&format!("Show the settings of stage {}'s format", at + 1))))
+                    @if at == 0 && game == Game::Pokemon && stage.format == "swiss" {
+                        p class="help" id="round-suggestion" {
+                            @if let Some(rounds) = suggestion {
+                                "The Play! Pokémon handbook suggests " strong { (rounds) } " rounds for " (draft.max.trim()) " players. "
+                                (op("apply", "Apply", Some("Apply the suggested number of rounds")))
+                            } @else {
+                                "Set a maximum to see the handbook's round count for it, then Apply. "
+                                (op("apply", "Suggest", None))
+                            }
+                        }
+                    }
+                    details class="advanced" open[at == 0] {
+                        summary { "Advanced settings" }
+                        (stage_settings::editor(&format!("s{at}."), &stage.format, &stage.defaults, &stage.settings))
+                    }
+                    @if draft.stages.len() > 1 {
+                        (op(&format!("remove_stage:{at}"), "Remove this stage", Some(&format!("Remove stage {}", at + 1))))
+                    }
+                }
+            }
+            @if draft.stages.len() < MAX_STAGES {
+                p class="actions" {
+                    label for="cut" { "Top cut" }
+                    select id="cut" name="cut" { @for top in [4, 8, 16, 32] { option value=(top) selected[top == 8] { "Top " (top) } } }
+                    (op("top_cut", "Add a top cut", Some("Add a single-elimination stage the top players advance to")))
+                    (op("add_stage", "Add a stage", None))
+                }
+            }
+        }
+    }
+}
+
+fn rules_section(draft: &Draft) -> Markup {
+    html! {
+        section aria-labelledby="advancement-heading" {
+            h2 id="advancement-heading" { "Advancement rules" }
+            p class="help" { "Who moves from one stage to the next, read from the earlier stage's final standings." }
+            @for (at, rule) in draft.rules.iter().enumerate() {
+                fieldset class="rule" id={ "rule-" (at + 1) } {
+                    legend { "Rule " (at + 1) }
+                    label for={ "r" (at) "-from" } { "From stage" }
+                    input id={ "r" (at) "-from" } name={ "r" (at) ".from" } type="number" min="1" value=(rule.from);
+                    label for={ "r" (at) "-kind" } { "Condition" }
+                    select id={ "r" (at) "-kind" } name={ "r" (at) ".kind" } {
+                        (options(&[("placements", "Placement range"), ("points", "Points range")], &rule.kind))
+                    }
+                    label for={ "r" (at) "-low" } { "From (empty: open)" }
+                    input id={ "r" (at) "-low" } name={ "r" (at) ".low" } inputmode="decimal" value=(rule.low);
+                    label for={ "r" (at) "-high" } { "To (empty: open)" }
+                    input id={ "r" (at) "-high" } name={ "r" (at) ".high" } inputmode="decimal" value=(rule.high);
+                    label for={ "r" (at) "-action" } { "Action" }
+                    select id={ "r" (at) "-action" } name={ "r" (at) ".action" } {
+                        (options(&[("advance", "Advance"), ("eliminate", "Eliminate")], &rule.action))
+                    }
+                    label for={ "r" (at) "-to" } { "To stage (empty: the next)" }
+                    input id={ "r" (at) "-to" } name={ "r" (at) ".to" } type="number" min="1" value=(rule.to);
+                    (op(&format!("remove_rule:{at}"), "Remove this rule", Some(&format!("Remove rule {}", at + 1))))
+                }
+            }
+            p class="actions" { (op("add_rule", "Add a rule", Some("Add an advancement rule"))) }
+            label for="cut-tiebreaker" { "Cut tiebreaker" }
+            select id="cut-tiebreaker" name="cut_tiebreaker" { (options(&CUT_TIEBREAKERS, &draft.cut_tiebreaker)) }
+        }
+    }
+}
+
+/// One scope's rule picker: the game's default, or a built-in or one of the viewer's own.
+fn rule_picker(
+    name: &str,
+    label: &str,
+    scope: scripts::RuleScope,
+    offered: &Offered,
+    now: &str,
+) -> Markup {
+    let of_scope: Vec<&scripts::Ruleset> = offered
+        .rulesets
+        .iter()
+        .filter(|ruleset| ruleset.scope == i32::from(scope) && ruleset.enabled)
+        .collect();
+    let id = format!("pick-{name}");
+    html! {
+        label for=(id) { (label) }
+        select id=(id) name=(name) {
+            option value="" selected[now.is_empty()] { "The game's default" }
+            @for (group, built_in) in [("Built-in", true), ("Your rulesets", false)] {
+                @let members: Vec<&&scripts::Ruleset> = of_scope.iter().filter(|ruleset| ruleset.built_in == built_in).collect();
+                @if !members.is_empty() {
+                    optgroup label=(group) {
+                        @for ruleset in members { option value=(ruleset.id) selected[ruleset.id == now] { (ruleset.name) } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn deck_section(draft: &Draft, offered: &Offered) -> Markup {
+    let deck = &draft.deck;
+    html! {
+        section aria-labelledby="decks-heading" id="deck-settings" {
+            h2 id="decks-heading" { "Deck settings" }
+            label { input type="checkbox" name="decks_on" value="on" checked[deck.on]; " Players submit their decks (lineups checked by the rules below)" }
+            label for="decks" { "Decks to bring" }
+            input id="decks" name="decks" type="number" min="1" max="10" value=(deck.decks);
+            (rule_picker("card_rule", "Card rule", scripts::RuleScope::Card, offered, &deck.card))
+            (rule_picker("deck_rule", "Deck rule", scripts::RuleScope::Deck, offered, &deck.deck))
+            (rule_picker("deckset_rule", "Deck set rule", scripts::RuleScope::Deckset, offered, &deck.deckset))
+            fieldset id="banned-cards" {
+                legend { "Banned cards" }
+                @if deck.banned.is_empty() { p class="help" { "None: find cards to ban below." } }
+                ul {
+                    @for card in &deck.banned {
+                        li {
+                            input type="hidden" name="banned" value=(card);
+                            (card) " " (op(&format!("unban:{card}"), "Remove", Some(&format!("Remove {card} from the banned cards"))))
+                        }
+                    }
+                }
+                label for="q" { "Find cards" }
+                input id="q" type="search" name="q" value=(deck.query) autocomplete="off";
+                (op("find", "Find", Some("Find cards to ban")))
+                @if !offered.found.is_empty() {
+                    ul class="results" id="found" {
+                        @for hit in &offered.found {
+                            @if let Some(card) = &hit.card {
+                                @let reference = hit.printing_id.as_deref().unwrap_or(card.id.as_str());
+                                li { (card.name) " · " (reference) " "
+                                    @if deck.banned.iter().any(|known| known == reference) { "(banned)" }
+                                    @else { (op(&format!("ban:{reference}"), "Ban", Some(&format!("Ban {}", card.name)))) } }
+                            }
+                        }
+                    }
+                } @else if !deck.query.trim().is_empty() {
+                    p class="help" { "No cards found." }
+                }
+            }
+            label for="deadline" { "Deadline (UTC; empty: when the tournament starts)" }
+            input id="deadline" name="deadline" type="datetime-local" value=(deck.deadline);
+            label for="visibility" { "Decklist visibility" }
+            select id="visibility" name="visibility" { (options(&VISIBILITY, &deck.visibility)) }
+            label { input type="checkbox" name="drop_without" value="on" checked[deck.drop_without]; " At the start, drop players without an accepted lineup" }
+        }
+    }
+}
 
 fn render(
     viewer: &Viewer,
     game: Game,
     slug: &str,
     name: &str,
-    form: &CreateForm,
-    problem: Option<&str>,
+    draft: &Draft,
+    offered: &Offered,
+    problems: &[String],
 ) -> PageResult {
-    let suggestion = (game == Game::Pokemon)
-        .then(|| form.max.trim().parse::<u32>().ok().and_then(pokemon_rounds))
-        .flatten();
     let title = format!("New {name} tournament");
     Ok(page(
         viewer,
         &title,
         html! {
             h1 { (title) }
-            @if let Some(problem) = problem { p class="error" role="alert" id="form-error" { (problem) } }
+            @if !problems.is_empty() {
+                div class="error" role="alert" id="form-error" { @for problem in problems { p { (problem) } } }
+            }
             form method="post" action={ "/" (slug) "/tournaments/new" } class="stack wide" id="create-tournament" {
+                // Enter in a field redraws the form (finds cards, shows a format's settings)
+                // instead of creating the tournament half-typed.
+                button type="submit" name="op" value="refresh" class="visually-hidden" tabindex="-1" aria-hidden="true" formnovalidate { "Redraw" }
                 (csrf_field(viewer))
                 label for="tournament-name" { "Name" }
-                input id="tournament-name" name="name" required maxlength="100" value=(form.name);
-                label for="format" { "Format" }
-                select id="format" name="format" {
-                    @for (value, label) in FORMATS { option value=(value) selected[form.format == value] { (label) } }
-                }
+                input id="tournament-name" name="name" required maxlength="200" value=(draft.name);
                 label for="max" { "Maximum participants (empty: no cap)" }
-                input id="max" name="max" inputmode="numeric" value=(form.max);
-                label for="rounds" { "Number of rounds (Swiss)" }
-                input id="rounds" name="rounds" inputmode="numeric" value=(form.rounds);
-                @if game == Game::Pokemon {
-                    p class="help" id="round-suggestion" {
-                        @if let Some(rounds) = suggestion {
-                            "The Play! Pokémon handbook suggests " strong { (rounds) } " rounds for " (form.max.trim()) " players. "
-                            button type="submit" name="op" value="apply" class="secondary small" formnovalidate { "Apply" }
-                        } @else {
-                            "Set a maximum to see the handbook's round count for it, then Apply."
-                            button type="submit" name="op" value="apply" class="secondary small" formnovalidate { "Suggest" }
-                        }
-                    }
+                input id="max" name="max" inputmode="numeric" value=(draft.max);
+                label { input type="checkbox" name="check_in" value="on" checked[draft.check_in]; " Players check in before the first round" }
+                (stages_section(game, draft, offered))
+                (rules_section(draft))
+                (deck_section(draft, offered))
+                section aria-labelledby="webhook-heading" {
+                    h2 id="webhook-heading" { "Webhook" }
+                    label for="webhook" { "Send every event to (empty: none; more on the Manage page)" }
+                    input id="webhook" name="webhook" type="url" placeholder="https://example.com/turnier" value=(draft.webhook);
                 }
-                label for="minutes" { "Round time (minutes)" }
-                input id="minutes" name="minutes" inputmode="numeric" value=(form.minutes);
-                label for="cut" { "Top cut" }
-                select id="cut" name="cut" {
-                    @for (value, label) in [("", "None"), ("4", "Top 4 (single elimination)"), ("8", "Top 8 (single elimination)")] {
-                        option value=(value) selected[form.cut == value] { (label) }
-                    }
-                }
-                label { input type="checkbox" name="check_in" value="on" checked[form.check_in.is_some()]; " Players check in before the first round" }
-                p class="help" { "Every other setting takes the game's defaults; the tournament's page lists them all." }
                 button type="submit" name="op" value="create" { "Create" }
             }
         },
@@ -156,85 +618,210 @@ fn render(
     .into_response())
 }
 
-async fn form(viewer: Viewer, Path(slug): Path<String>) -> PageResult {
-    signed_in(&viewer)?;
-    let (game, name) = known_game(&slug)?;
-    render(&viewer, game, &slug, name, &CreateForm::default(), None)
+async fn offered(
+    calls: &Calls,
+    game: Game,
+    draft: &Draft,
+) -> Result<Offered, axum::response::Response> {
+    let (_, formats) = defaults(calls, game, "", 0).await.map_err(failed)?;
+    let rulesets = super::deck_rules::offered(calls, game).await;
+    let mut found = super::builder::find(calls, game, &draft.deck.query).await?;
+    found.truncate(FOUND);
+    Ok(Offered {
+        formats,
+        rulesets,
+        found,
+    })
 }
 
-/// The API's create body for the form.
-fn body(form: &CreateForm) -> Value {
-    let number = |text: &str| text.trim().parse::<u32>().ok();
-    let mut settings = serde_json::Map::new();
-    if form.format == "swiss"
-        && let Some(rounds) = number(&form.rounds)
-    {
-        settings.insert("rounds".into(), json!(rounds));
+async fn form(viewer: Viewer, calls: Calls, Path(slug): Path<String>) -> PageResult {
+    signed_in(&viewer)?;
+    let (game, name) = known_game(&slug)?;
+    let draft = Draft::new(&calls, game).await.map_err(failed)?;
+    let offered = offered(&calls, game, &draft).await?;
+    render(&viewer, game, &slug, name, &draft, &offered, &[])
+}
+
+/// Applies a button that changes the form (not Create): returns the problems to show.
+async fn change(
+    calls: &Calls,
+    game: Game,
+    draft: &mut Draft,
+    op: &str,
+    fields: &Fields,
+) -> Result<(), crate::ApiError> {
+    let (verb, target) = op.split_once(':').unwrap_or((op, ""));
+    match verb {
+        "apply" => {
+            if let Some(rounds) = draft
+                .max
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .and_then(pokemon_rounds)
+                && let Some(stage) = draft
+                    .stages
+                    .first_mut()
+                    .filter(|stage| stage.format == "swiss")
+            {
+                stage.settings.insert("rounds".into(), json!(rounds));
+            }
+        }
+        "add_stage" | "top_cut" if draft.stages.len() < MAX_STAGES => {
+            let at = draft.stages.len();
+            draft
+                .stages
+                .push(new_stage(calls, game, "single_elimination", at).await?);
+            let top = field(fields, "cut").parse().unwrap_or(8);
+            draft.rules.push(top_rule(at, top, at + 1));
+        }
+        "remove_stage" => {
+            if let Ok(at) = target.parse::<usize>()
+                && at < draft.stages.len()
+                && draft.stages.len() > 1
+            {
+                draft.stages.remove(at);
+                let gone = (at + 1).to_string();
+                draft
+                    .rules
+                    .retain(|rule| rule.from != gone && rule.to != gone);
+                // Later stages move up one.
+                for rule in &mut draft.rules {
+                    for number in [&mut rule.from, &mut rule.to] {
+                        if let Ok(n) = number.parse::<usize>()
+                            && n > at + 1
+                        {
+                            *number = (n - 1).to_string();
+                        }
+                    }
+                }
+            }
+        }
+        "add_rule" => {
+            let stages = draft.stages.len();
+            draft.rules.push(top_rule(1, 8, stages.max(2)));
+        }
+        "remove_rule" => {
+            if let Ok(at) = target.parse::<usize>()
+                && at < draft.rules.len()
+            {
+                draft.rules.remove(at);
+            }
+        }
+        "ban" => {
+            if !draft.deck.banned.iter().any(|card| card == target) {
+                draft.deck.banned.push(target.to_owned());
+            }
+            draft.deck.on = true;
+        }
+        "unban" => draft.deck.banned.retain(|card| card != target),
+        _ => {}
     }
-    if let Some(minutes) = number(&form.minutes) {
-        settings.insert("round_minutes".into(), json!(minutes));
-    }
-    let mut stages = vec![json!({"format": form.format, "settings": settings})];
-    let mut advancement = Vec::new();
-    if let Some(cut) = number(&form.cut) {
-        stages.push(json!({"format": "single_elimination"}));
-        advancement.push(
-            json!({"fromStage": 1, "placements": [1, cut], "action": "advance", "toStage": 2}),
-        );
-    }
-    let mut out = json!({"name": form.name, "stages": stages, "advancement": advancement});
-    if let Some(max) = number(&form.max) {
-        out["maxParticipants"] = json!(max);
-    }
-    if form.check_in.is_some() {
-        out["checkIn"] = json!(true);
-    }
-    out
+    Ok(())
 }
 
 async fn create(
     viewer: Viewer,
     calls: Calls,
     Path(slug): Path<String>,
-    Form(mut form): Form<CreateForm>,
+    Form(fields): Form<Vec<(String, String)>>,
 ) -> PageResult {
-    account_form(&viewer, &form.csrf)?;
+    account_form(&viewer, field(&fields, "csrf"))?;
     let (game, name) = known_game(&slug)?;
-    if form.op == "apply" {
-        if let Some(rounds) = form.max.trim().parse::<u32>().ok().and_then(pokemon_rounds) {
-            form.rounds = rounds.to_string();
-        }
-        return render(&viewer, game, &slug, name, &form, None);
+    let (mut draft, mut problems) = Draft::read(&calls, game, &fields).await.map_err(failed)?;
+    let op = field(&fields, "op");
+    if op != "create" {
+        change(&calls, game, &mut draft, op, &fields)
+            .await
+            .map_err(failed)?;
+        let offered = offered(&calls, game, &draft).await?;
+        return render(&viewer, game, &slug, name, &draft, &offered, &[]);
     }
-    let parsed: Result<CreateTournamentBody, _> = serde_json::from_value(body(&form));
-    let request = parsed.map_err(|err| err.to_string()).and_then(|parsed| {
+    let request = draft.body().and_then(|body| {
+        let parsed: CreateTournamentBody =
+            serde_json::from_value(body).map_err(|err| err.to_string())?;
         tournaments_json::create_request(game, parsed).map_err(|err| err.to_string())
     });
-    let request = match request {
-        Ok(request) => request,
-        Err(problem) => return render(&viewer, game, &slug, name, &form, Some(&problem)),
+    let deck_settings = draft.deck_settings();
+    let refuse = async |problems: Vec<String>| {
+        let offered = offered(&calls, game, &draft).await?;
+        render(&viewer, game, &slug, name, &draft, &offered, &problems)
     };
-    let created = calls
-        .tournaments()
-        .map_err(failed)?
-        .create_tournament(request)
-        .await;
-    match created {
-        Ok(answer) => {
-            let id = answer
-                .tournament
-                .map(|tournament| tournament.id)
-                .unwrap_or_default();
-            Ok(Redirect::to(&format!("/tournaments/{}/manage", urlencode(&id))).into_response())
+    let (request, deck_settings) = match (request, deck_settings) {
+        (Ok(request), Ok(deck_settings)) if problems.is_empty() => (request, deck_settings),
+        (request, deck_settings) => {
+            problems.extend(request.err());
+            problems.extend(deck_settings.err());
+            return refuse(problems).await;
         }
+    };
+    let client = calls.tournaments().map_err(failed)?;
+    let created = match client.create_tournament(request).await {
+        Ok(answer) => answer
+            .tournament
+            .map(|tournament| tournament.id)
+            .unwrap_or_default(),
         Err(error) => {
             let api = crate::ApiError::from(error);
             if api.status().is_server_error() {
                 return Err(failed(api));
             }
-            render(&viewer, game, &slug, name, &form, Some(api.message()))
+            return refuse(vec![api.message().to_owned()]).await;
+        }
+    };
+    let manage = format!("/tournaments/{}/manage", urlencode(&created));
+    // The tournament exists now: what fails from here is said on its Manage page, where the
+    // deck settings and webhooks can be saved again.
+    let mut later = Vec::new();
+    if let Some(settings) = deck_settings
+        && let Err(error) = client
+            .update_tournament(pb::UpdateTournamentRequest {
+                id: created.clone(),
+                registration_open: None,
+                stages: Vec::new(),
+                deck_settings: Some(settings),
+            })
+            .await
+    {
+        later.push(format!(
+            "The deck settings were not saved: {}",
+            crate::ApiError::from(error).message()
+        ));
+    }
+    let mut secret = None;
+    if !draft.webhook.trim().is_empty() {
+        match client
+            .add_webhook(pb::AddWebhookRequest {
+                id: created.clone(),
+                url: draft.webhook.trim().to_owned(),
+                events: Vec::new(),
+            })
+            .await
+        {
+            Ok(answer) => secret = Some(answer.secret),
+            Err(error) => later.push(format!(
+                "The webhook was not added: {}",
+                crate::ApiError::from(error).message()
+            )),
         }
     }
+    if later.is_empty() && secret.is_none() {
+        return Ok(Redirect::to(&manage).into_response());
+    }
+    Ok(page(
+        &viewer,
+        "Tournament created",
+        html! {
+            h1 { "Tournament created" }
+            @for problem in &later { p class="error" role="alert" { (problem) } }
+            @if let Some(secret) = &secret {
+                p { "The webhook's signing secret (the key of " code { "X-Turnier-Signature" } "). It is shown only now: keep it." }
+                p { code id="webhook-secret" { (secret) } " " button type="button" class="secondary small" data-copy=(secret) { "Copy" } }
+            }
+            p { a class="button" href=(manage) { "Manage the tournament" } }
+        },
+    )
+    .into_response())
 }
 
 #[cfg(test)]
@@ -261,20 +848,90 @@ mod tests {
         assert_eq!(pokemon_rounds(1025), None);
     }
 
-    #[test]
-    fn a_top_cut_adds_an_elimination_stage_the_top_advance_to() {
-        let form = CreateForm {
-            name: "Cup".into(),
-            cut: "4".into(),
-            max: "32".into(),
-            ..CreateForm::default()
+    fn swiss_and_top(top: u32) -> Draft {
+        let stage = |format: &str, settings: Value| StageDraft {
+            format: format.into(),
+            defaults: Map::new(),
+            settings: settings.as_object().cloned().unwrap_or_default(),
         };
-        let written = body(&form);
+        Draft {
+            name: "Cup".into(),
+            max: "32".into(),
+            cut_tiebreaker: "better_seed".into(),
+            stages: vec![
+                stage("swiss", json!({"rounds": 5})),
+                stage("single_elimination", json!({})),
+            ],
+            rules: vec![top_rule(1, top, 2)],
+            ..Draft::default()
+        }
+    }
+
+    #[test]
+    fn a_top_cut_is_an_elimination_stage_the_top_advance_to() {
+        let written = swiss_and_top(4).body().expect("a body");
         assert_eq!(written["stages"][1]["format"], "single_elimination");
         assert_eq!(written["advancement"][0]["placements"], json!([1, 4]));
+        assert_eq!(written["advancement"][0]["toStage"], 2);
         assert_eq!(written["stages"][0]["settings"]["rounds"], 5);
         assert_eq!(written["maxParticipants"], 32);
         let parsed: CreateTournamentBody = serde_json::from_value(written).expect("the API's body");
         assert!(tournaments_json::create_request(Game::Lor, parsed).is_ok());
+    }
+
+    #[test]
+    fn a_points_rule_with_an_open_end_and_bad_numbers_are_read_as_typed() {
+        let mut draft = swiss_and_top(8);
+        draft.rules[0] = RuleDraft {
+            from: "1".into(),
+            kind: "points".into(),
+            low: "9".into(),
+            high: String::new(),
+            action: "eliminate".into(),
+            to: String::new(),
+        };
+        let written = draft.body().expect("a body");
+        assert_eq!(written["advancement"][0]["points"], json!([9.0, null]));
+        assert!(written["advancement"][0].get("toStage").is_none());
+        draft.rules[0].low = "nine".into();
+        assert_eq!(
+            draft.body().expect_err("refused"),
+            "Advancement rule 1: points are a number, not “nine”."
+        );
+        draft.max = "many".into();
+        draft.rules.clear();
+        assert_eq!(
+            draft.body().expect_err("refused"),
+            "Maximum participants is a whole number, not “many”."
+        );
+    }
+
+    #[test]
+    fn deck_settings_are_saved_only_when_players_submit_decks() {
+        let mut draft = swiss_and_top(8);
+        assert_eq!(draft.deck_settings(), Ok(None));
+        draft.deck = DeckDraft {
+            on: true,
+            decks: "2".into(),
+            banned: vec!["01IO012".into()],
+            deadline: "2027-01-31T12:00".into(),
+            visibility: "public".into(),
+            ..DeckDraft::default()
+        };
+        let settings = draft.deck_settings().expect("read").expect("saved");
+        assert_eq!(settings.decks_to_bring, Some(2));
+        assert_eq!(settings.banned_cards, ["01IO012"]);
+        assert_eq!(settings.card_rule, None);
+        assert_eq!(settings.decklist_visibility.as_deref(), Some("public"));
+        let deadline = settings.deadline.expect("a deadline");
+        assert_eq!(
+            deadline.seconds,
+            "2027-01-31T12:00:00Z"
+                .parse::<jiff::Timestamp>()
+                .expect("time")
+                .as_second()
+        );
+        draft.deck.deadline = "tomorrow".into();
+        assert!(draft.deck_settings().is_err());
     }
 }

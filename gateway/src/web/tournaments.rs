@@ -38,7 +38,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Each tiebreaker the service names, as people read it and what it means (the guide's words).
-const TIEBREAKERS: [(&str, &str, &str); 10] = [
+pub(super) const TIEBREAKERS: [(&str, &str, &str); 10] = [
     (
         "head_to_head",
         "H2H",

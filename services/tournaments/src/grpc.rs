@@ -566,7 +566,8 @@ impl TournamentService for Api {
         request: Request<pb::GetStageDefaultsRequest>,
     ) -> Result<Response<pb::StageDefaultsResponse>, Status> {
         let request = request.into_inner();
-        let game = proto::game::from_wire(request.game).ok_or_else(|| bad("game", "give a game"))?;
+        let game =
+            proto::game::from_wire(request.game).ok_or_else(|| bad("game", "give a game"))?;
         let format: Format = match request.format.as_str() {
             "" => Format::Swiss,
             format => spec_value("format", format)?,
