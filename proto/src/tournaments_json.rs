@@ -354,7 +354,9 @@ pub fn deck_settings(settings: &pb::DeckSettings) -> Value {
     Value::Object(out)
 }
 
-/// A registration: `{"id", "displayName", "account"?, "state", "fixedTable"?}`.
+/// A registration: `{"id", "displayName", "account"?, "state", "fixedTable"?,
+/// "lineupUnlocked"?}` (`lineupUnlocked` only when true: an organizer let the player submit
+/// after the deadline).
 pub fn registration(registration: &pb::Registration) -> Value {
     let mut out = Map::new();
     out.insert("id".into(), json!(registration.id));
@@ -365,6 +367,9 @@ pub fn registration(registration: &pb::Registration) -> Value {
     out.insert("state".into(), json!(registration.state));
     if let Some(table) = registration.fixed_table {
         out.insert("fixedTable".into(), json!(table));
+    }
+    if registration.lineup_unlocked {
+        out.insert("lineupUnlocked".into(), json!(true));
     }
     Value::Object(out)
 }
@@ -938,11 +943,19 @@ mod tests {
         let seated = pb::Registration {
             account: Some("acc_1".into()),
             fixed_table: Some(3),
+            lineup_unlocked: true,
             ..guest
         };
         assert_eq!(
             keys(&registration(&seated)),
-            ["id", "displayName", "account", "state", "fixedTable"]
+            [
+                "id",
+                "displayName",
+                "account",
+                "state",
+                "fixedTable",
+                "lineupUnlocked"
+            ]
         );
     }
 

@@ -7,8 +7,9 @@
 //! sent with the organizer's session; the tournament service decides who may do what, so a
 //! player who finds the address is refused there as through the API.
 //!
-//! Print views (`/tournaments/{id}/pairings/print?by=table|name`): the current round for the
-//! wall of a store, 50 lines to a printed page.
+//! Print views (`/tournaments/{id}/pairings/print?by=table|name` and
+//! `/tournaments/{id}/standings/print`): the current round and the standings for the wall of a
+//! store, 50 lines to a printed page.
 
 // `ApiError` is what the services' failures arrive as; it lives for one response.
 #![allow(clippy::result_large_err)]
@@ -40,6 +41,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/tournaments/{id}/manage", get(console).post(act))
         .route("/tournaments/{id}/pairings/print", get(print))
+        .route("/tournaments/{id}/standings/print", get(print_standings))
 }
 
 fn button(viewer: &Viewer, id: &str, action: &str, label: &str, fields: &[(&str, &str)]) -> Markup {
@@ -66,6 +68,9 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
     let registrations = registrations(&calls, &id).await;
     let round = current_round(&calls, &tournament).await;
     let matches = matches_of(round.as_ref());
+    let lineups = lineups(&calls, &id).await;
+    let hooks = webhooks(&calls, &id).await;
+    let takes_lineups = tournament["deckSettings"].is_object();
     let disputed: Vec<&Value> = matches
         .iter()
         .filter(|played| played["result"]["state"] == "disputed")
@@ -92,6 +97,32 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
             }
         }
     };
+    let extend = |played: &Value| {
+        let match_id = text(&played["id"]);
+        html! {
+            form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="inline extend" {
+                (csrf_field(&viewer))
+                input type="hidden" name="action" value="extend";
+                input type="hidden" name="match" value=(match_id);
+                label class="visually-hidden" for={ "extend-" (match_id) } { "Minutes to add at table " (text(&played["table"])) }
+                select id={ "extend-" (match_id) } name="minutes" { @for minutes in [3, 5, 10, 15] { option value=(minutes) { "+" (minutes) " min" } } }
+                button type="submit" class="secondary small" aria-label={ "Extend table " (text(&played["table"])) } { "Extend" }
+            }
+        }
+    };
+    let fix_table = |registration: &Value| {
+        let registration_id = text(&registration["id"]);
+        html! {
+            form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="inline fix-table" {
+                (csrf_field(&viewer))
+                input type="hidden" name="action" value="fixTable";
+                input type="hidden" name="registration" value=(registration_id);
+                label class="visually-hidden" for={ "table-" (registration_id) } { "Fixed table of " (text(&registration["displayName"])) " (0 or empty: none)" }
+                input id={ "table-" (registration_id) } name="table" type="number" min="0" size="3" value=(text(&registration["fixedTable"]));
+                button type="submit" class="secondary small" { "Fix" }
+            }
+        }
+    };
     let body = html! {
         @if !disputed.is_empty() {
             section id="disputes" role="alert" aria-labelledby="disputes-heading" {
@@ -112,22 +143,39 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
                         @else { (button(&viewer, &id, "startTimer", "Start the timer", &[])) }
                     }
                     @if (current_stage as usize) < stages { (button(&viewer, &id, "advance", "Advance to the next stage", &[])) }
+                    @else { (button(&viewer, &id, "advance", "Finish the tournament", &[])) }
+                }
+                @if state != "finished" {
+                    @if tournament["registrationOpen"] == true { (button(&viewer, &id, "closeRegistration", "Close registration", &[])) }
+                    @else { (button(&viewer, &id, "openRegistration", "Open registration", &[])) }
                 }
                 a href={ "/tournaments/" (urlencode(&id)) "/pairings/print?by=table" } { "Print pairings by table" }
                 a href={ "/tournaments/" (urlencode(&id)) "/pairings/print?by=name" } { "Print pairings by name" }
+                a href={ "/tournaments/" (urlencode(&id)) "/standings/print" } { "Print standings" }
+            }
+            @if state != "registration" {
+                p class="actions" id="exports" {
+                    @for stage in 1..=(current_stage as usize).min(stages) {
+                        a href={ "/api/v1/tournaments/" (urlencode(&id)) "/stages/" (stage) ":export" } download={ "stage-" (stage) ".json" } { "Export stage " (stage) " (offline tool JSON)" }
+                    }
+                }
             }
         }
         @if let Some(round) = &round {
             section aria-labelledby="round-heading" {
                 h2 id="round-heading" { "Round " (text(&round["number"])) }
                 div class="table-scroll" { table class="console-matches" {
-                    thead { tr { th scope="col" { "Table" } th scope="col" { "Players" } th scope="col" { "Result" } th scope="col" { "Enter or override" } } }
+                    thead { tr { th scope="col" { "Table" } th scope="col" { "Players" } th scope="col" { "Result" } th scope="col" { "Enter or override" } th scope="col" { "Time" } } }
                     tbody { @for played in &matches {
                         tr class=[(played["result"]["state"] == "disputed").then_some("disputed")] {
                             td { (text(&played["table"])) }
                             td { (names(played).join(" vs ")) @if played["bye"] == true { " (bye)" } }
                             td { @if let Some(result) = played.get("result") { (text(&result["games"]).replace(", ", "–")) " · " (text(&result["state"])) } @else { "—" } }
                             td { @if played["bye"] != true { (enter(played)) } }
+                            td { @if played["bye"] != true && played.get("result").is_none_or(|result| result["state"] != "final") {
+                                @if let Some(left) = played["timeLeftMs"].as_i64() { span class="timer" data-time-left-ms=(left) data-running=(text(&round["timer"]["running"])) { (super::tournaments::clock(left)) } " " }
+                                (extend(played))
+                            } }
                         }
                     } }
                 } }
@@ -143,13 +191,32 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
                 button type="submit" { "Add" }
             }
             div class="table-scroll" { table class="registrations" {
-                thead { tr { th scope="col" { "Player" } th scope="col" { "State" } th scope="col" { "Actions" } } }
+                thead { tr { th scope="col" { "Player" } th scope="col" { "State" } th scope="col" { "Fixed table" } @if takes_lineups { th scope="col" { "Lineup" } } th scope="col" { "Actions" } } }
                 tbody { @for registration in &registrations {
                     @let registration_id = text(&registration["id"]);
                     @let registration_state = text(&registration["state"]);
                     tr data-id=(registration_id) {
                         td { (text(&registration["displayName"])) }
                         td { (words(&registration_state)) }
+                        td { (fix_table(registration)) }
+                        @if takes_lineups {
+                            @let submission = lineups.iter().find(|submission| submission["registration"] == registration_id.as_str());
+                            td class="lineup" {
+                                @match submission {
+                                    None => { "Not submitted" }
+                                    Some(submission) => {
+                                        @let verdict = text(&submission["state"]);
+                                        span class={ "verdict " (verdict) } { (words(&verdict)) }
+                                        @if let Some(issues) = submission["issues"].as_array().filter(|issues| !issues.is_empty()) {
+                                            details { summary { (issues.len()) " issues" } ul { @for issue in issues { li { (text(issue)) } } } }
+                                        }
+                                        " " (button(&viewer, &id, "recheck", "Recheck", &[("registration", &registration_id)]))
+                                    }
+                                }
+                                @if registration["lineupUnlocked"] == true { " · unlocked" }
+                                @else { " " (button(&viewer, &id, "unlock", "Unlock", &[("registration", &registration_id)])) }
+                            }
+                        }
                         td class="actions" {
                             @if registration_state == "registered" { (button(&viewer, &id, "checkIn", "Check in", &[("registration", &registration_id)])) }
                             @if registration_state == "dropped" { (button(&viewer, &id, "reinstate", "Reinstate", &[("registration", &registration_id)])) }
@@ -158,6 +225,22 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
                     }
                 } }
             } }
+        }
+        section aria-labelledby="webhooks-heading" id="webhooks" {
+            h2 id="webhooks-heading" { "Webhooks" }
+            p class="help" { "Each event is sent as JSON, signed with the hook's secret (" code { "X-Turnier-Signature" } ")." }
+            @if hooks.is_empty() { p { "None." } }
+            ul { @for hook in &hooks {
+                li { code { (text(&hook["url"])) } " · " (if hook["events"].as_array().is_none_or(Vec::is_empty) { "every event".to_owned() } else { text(&hook["events"]) })
+                    " " (button(&viewer, &id, "removeWebhook", "Remove", &[("webhook", &text(&hook["id"]))])) }
+            } }
+            form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="search" {
+                (csrf_field(&viewer))
+                input type="hidden" name="action" value="addWebhook";
+                label for="webhook-url" { "Add a webhook" }
+                input id="webhook-url" name="url" type="url" required placeholder="https://example.com/turnier";
+                button type="submit" { "Add" }
+            }
         }
     };
     frame(&viewer, &tournament, "/manage", "Manage", body)
@@ -180,6 +263,15 @@ struct ConsoleForm {
     games0: u32,
     #[serde(default)]
     games1: u32,
+    #[serde(default)]
+    minutes: u32,
+    /// A fixed table; empty or 0 frees it.
+    #[serde(default)]
+    table: String,
+    #[serde(default)]
+    url: String,
+    #[serde(default)]
+    webhook: String,
 }
 
 async fn act(
@@ -254,12 +346,134 @@ async fn act(
             })
             .await
             .map(drop),
+        "extend" => client
+            .control_timer(timer(Action::Extend(pb::ExtendMatch {
+                match_id: form.match_id.clone(),
+                minutes: form.minutes,
+            })))
+            .await
+            .map(drop),
+        "fixTable" => client
+            .change_registration(change(Change::FixedTable(
+                form.table.trim().parse().unwrap_or(0),
+            )))
+            .await
+            .map(drop),
+        "openRegistration" | "closeRegistration" => client
+            .update_tournament(pb::UpdateTournamentRequest {
+                id: id.clone(),
+                registration_open: Some(form.action == "openRegistration"),
+                stages: Vec::new(),
+                deck_settings: None,
+            })
+            .await
+            .map(drop),
+        "unlock" => client
+            .unlock_lineup(pb::UnlockLineupRequest {
+                id: id.clone(),
+                registration: form.registration.clone(),
+            })
+            .await
+            .map(drop),
+        "recheck" => client
+            .recheck_lineup(pb::RecheckLineupRequest {
+                id: id.clone(),
+                registration: form.registration.clone(),
+            })
+            .await
+            .map(drop),
+        "removeWebhook" => client
+            .remove_webhook(pb::RemoveWebhookRequest {
+                id: id.clone(),
+                webhook: form.webhook.clone(),
+            })
+            .await
+            .map(drop),
+        "addWebhook" => {
+            let added = client
+                .add_webhook(pb::AddWebhookRequest {
+                    id: id.clone(),
+                    url: form.url.trim().to_owned(),
+                    events: Vec::new(),
+                })
+                .await
+                .map_err(failed)?;
+            return Ok(webhook_secret(&viewer, &id, Some(&added.secret), &[]));
+        }
         other => {
             return Err(no_action(other, "in the console"));
         }
     };
     done.map_err(failed)?;
     Ok(Redirect::to(&format!("/tournaments/{}/manage", urlencode(&id))).into_response())
+}
+
+/// The page after adding a webhook (in the console, or with a new tournament): its signing
+/// secret, shown only now, and anything that went wrong on the way (`problems`).
+pub(super) fn webhook_secret(
+    viewer: &Viewer,
+    id: &str,
+    secret: Option<&str>,
+    problems: &[String],
+) -> axum::response::Response {
+    let manage = format!("/tournaments/{}/manage", urlencode(id));
+    let title = if secret.is_some() {
+        "Webhook added"
+    } else {
+        "Tournament created"
+    };
+    super::layout::page(
+        viewer,
+        title,
+        html! {
+            h1 { (title) }
+            @for problem in problems { p class="error" role="alert" { (problem) } }
+            @if let Some(secret) = secret {
+                p { "The webhook's signing secret (the key of " code { "X-Turnier-Signature" } "). It is shown only now: keep it." }
+                p class="copy-row" {
+                    label for="webhook-secret" class="visually-hidden" { "Signing secret" }
+                    input id="webhook-secret" readonly value=(secret) size="48";
+                    " " button type="button" class="secondary small" data-copy="webhook-secret" hidden { "Copy" }
+                }
+            }
+            p { a class="button" href={ (manage) "#webhooks" } { "Manage the tournament" } }
+        },
+    )
+    .into_response()
+}
+
+/// Every latest lineup the organizer sees (none when the tournament takes none).
+async fn lineups(calls: &Calls, id: &str) -> Vec<Value> {
+    let Ok(client) = calls.tournaments() else {
+        return Vec::new();
+    };
+    client
+        .list_lineups(pb::ListLineupsRequest { id: id.to_owned() })
+        .await
+        .map(|answer| {
+            proto::tournaments_json::lineups_answer(&answer)["lineups"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
+/// The tournament's webhooks.
+async fn webhooks(calls: &Calls, id: &str) -> Vec<Value> {
+    let Ok(client) = calls.tournaments() else {
+        return Vec::new();
+    };
+    client
+        .list_webhooks(pb::ListWebhooksRequest { id: id.to_owned() })
+        .await
+        .map(|answer| {
+            proto::tournaments_json::webhooks_answer(&answer)["webhooks"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
 }
 
 /// How a print view orders the round.
@@ -314,12 +528,56 @@ async fn print(
         "{name} · round {number} · by {}",
         if by_name { "name" } else { "table" }
     );
-    let headers = if by_name {
-        ["Player", "Table", "Opponent"]
+    let (headers, rows): (Vec<String>, Vec<Vec<String>>) = if by_name {
+        (
+            vec!["Player".into(), "Table".into(), "Opponent".into()],
+            lines.into_iter().map(|(table, first, second)| vec![first, table, second]).collect(),
+        )
     } else {
-        ["Table", "Player", "Opponent"]
+        (
+            vec!["Table".into(), "Player".into(), "Opponent".into()],
+            lines.into_iter().map(|(table, first, second)| vec![table, first, second]).collect(),
+        )
     };
-    let body = html! {
+    Ok(printed(&title, "No round has been paired yet.", &headers, &rows).into_response())
+}
+
+/// The current stage's standings for the wall, 50 lines to a printed page: rank, player,
+/// points, record and each tiebreaker by its short name.
+async fn print_standings(calls: Calls, Path(id): Path<String>) -> PageResult {
+    let tournament = read(&calls, &id).await?;
+    let (lines, names) = super::tournaments::standing_lines(&calls, &id).await;
+    let mut headers: Vec<String> = ["Rank", "Player", "Points", "Record"]
+        .map(str::to_owned)
+        .to_vec();
+    headers.extend(
+        names
+            .iter()
+            .map(|name| super::tournaments::tiebreaker_name(name).0.to_owned()),
+    );
+    let rows: Vec<Vec<String>> = lines
+        .iter()
+        .map(|line| {
+            let mut row = vec![text(&line["rank"]), text(&line["displayName"])];
+            if line["dropped"] == true {
+                row[1].push_str(" (dropped)");
+            }
+            row.extend(super::tournaments::standing_cells(line, &names));
+            row
+        })
+        .collect();
+    let title = format!(
+        "{} · standings after round {}",
+        text(&tournament["name"]),
+        text(&tournament["currentRound"])
+    );
+    Ok(printed(&title, "No standings yet.", &headers, &rows).into_response())
+}
+
+/// A page for the printer: the title, then the rows in tables of 50, each its own printed page
+/// with the headers again.
+fn printed(title: &str, empty: &str, headers: &[String], rows: &[Vec<String>]) -> Markup {
+    html! {
         (DOCTYPE)
         html lang="en" {
             head {
@@ -331,21 +589,15 @@ async fn print(
             body class="print" {
                 main id="main" {
                     h1 { (title) }
-                    @if lines.is_empty() { p { "No round has been paired yet." } }
-                    @for (page, chunk) in lines.chunks(PRINTED_LINES).enumerate() {
+                    @if rows.is_empty() { p { (empty) } }
+                    @for (page, chunk) in rows.chunks(PRINTED_LINES).enumerate() {
                         table class="print-page" aria-label={ "Page " (page + 1) } {
                             thead { tr { @for header in headers { th scope="col" { (header) } } } }
-                            tbody { @for (table, first, second) in chunk {
-                                tr {
-                                    @if by_name { td { (first) } td { (table) } td { (second) } }
-                                    @else { td { (table) } td { (first) } td { (second) } }
-                                }
-                            } }
+                            tbody { @for row in chunk { tr { @for cell in row { td { (cell) } } } } }
                         }
                     }
                 }
             }
         }
-    };
-    Ok(body.into_response())
+    }
 }

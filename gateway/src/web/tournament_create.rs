@@ -808,20 +808,12 @@ async fn create(
     if later.is_empty() && secret.is_none() {
         return Ok(Redirect::to(&manage).into_response());
     }
-    Ok(page(
+    Ok(super::tournament_console::webhook_secret(
         &viewer,
-        "Tournament created",
-        html! {
-            h1 { "Tournament created" }
-            @for problem in &later { p class="error" role="alert" { (problem) } }
-            @if let Some(secret) = &secret {
-                p { "The webhook's signing secret (the key of " code { "X-Turnier-Signature" } "). It is shown only now: keep it." }
-                p { code id="webhook-secret" { (secret) } " " button type="button" class="secondary small" data-copy=(secret) { "Copy" } }
-            }
-            p { a class="button" href=(manage) { "Manage the tournament" } }
-        },
-    )
-    .into_response())
+        &created,
+        secret.as_deref(),
+        &later,
+    ))
 }
 
 #[cfg(test)]

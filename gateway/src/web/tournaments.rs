@@ -301,8 +301,18 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
             @match (viewer.caller.account(), mine) {
                 (None, _) => { @if open { p { a href="/signin" { "Sign in" } " to register." } } }
                 (Some(_), Some(registration)) => {
-                    p id="my-registration" { "You are " (words(&text(&registration["state"])).to_lowercase()) "." }
-                    (action(&viewer, &id, "unregister", "Unregister", &text(&registration["id"])))
+                    @let state = text(&registration["state"]);
+                    @let registration_id = text(&registration["id"]);
+                    p id="my-registration" { "You are " (words(&state).to_lowercase()) "." }
+                    @if tournament["state"] == "registration" {
+                        @if tournament["checkIn"] == true && state == "registered" {
+                            p class="help" { "Check in to be paired in the first round." }
+                            (action(&viewer, &id, "checkIn", "Check in", &registration_id))
+                        }
+                        (action(&viewer, &id, "unregister", "Unregister", &registration_id))
+                    } @else if tournament["state"] == "running" && (state == "registered" || state == "checked_in") {
+                        (action(&viewer, &id, "drop", "Drop from the tournament", &registration_id))
+                    }
                 }
                 (Some(_), None) => {
                     @if open { (action(&viewer, &id, "register", "Register", "")) }
@@ -310,7 +320,7 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
             }
         }
         @if let (Some(registration), Some(settings)) = (mine, tournament["deckSettings"].as_object()) {
-            (lineup_section(&viewer, &id, registration, settings, lineup.as_ref()))
+            (lineup_section(&viewer, &tournament, registration, settings, lineup.as_ref()))
         }
         section aria-labelledby="stages-heading" {
             h2 id="stages-heading" { "Stages" }
@@ -566,11 +576,23 @@ async fn my_lineup(calls: &Calls, id: &str, registration: &str) -> Option<Value>
 /// again by itself).
 fn lineup_section(
     viewer: &Viewer,
-    id: &str,
+    tournament: &Value,
     registration: &Value,
     settings: &serde_json::Map<String, Value>,
     submission: Option<&Value>,
 ) -> Markup {
+    let id = text(&tournament["id"]);
+    let id = id.as_str();
+    let deadline = settings
+        .get("deadline")
+        .and_then(Value::as_str)
+        .and_then(|deadline| deadline.parse::<jiff::Timestamp>().ok());
+    // As the service decides: past the deadline, or once the event starts when there is none;
+    // an organizer may unlock one player.
+    let locked = match deadline {
+        Some(deadline) => jiff::Timestamp::now() > deadline,
+        None => tournament["state"] != "registration",
+    } && registration["lineupUnlocked"] != true;
     let decks = settings
         .get("decksToBring")
         .and_then(Value::as_u64)
@@ -595,6 +617,15 @@ fn lineup_section(
                     ul id="lineup-issues" class="error" { @for issue in issues { li { (text(issue)) } } }
                 }
             }
+            p id="lineup-deadline" class="help" {
+                @match deadline {
+                    Some(deadline) => { "Submit by " time datetime=(deadline.to_string()) { (deadline.strftime("%Y-%m-%d %H:%M UTC")) } "; until then, your latest submission counts." }
+                    None => { "Submit before the tournament starts; until then, your latest submission counts." }
+                }
+            }
+            @if locked {
+                p id="lineup-locked" class="warning" { "Lineups are locked: the deadline has passed. An organizer can unlock yours." }
+            } @else {
             form method="post" action={ "/tournaments/" (urlencode(id)) "/lineup" } class="stack wide" {
                 (csrf_field(viewer))
                 input type="hidden" name="registration" value=(text(&registration["id"]));
@@ -604,6 +635,7 @@ fn lineup_section(
                     textarea id={ "lineup-deck-" (at) } name="deck" rows="3" required { (shown) }
                 }
                 button type="submit" { @if submission.is_some() { "Submit again" } @else { "Submit lineup" } }
+            }
             }
         }
     }
@@ -702,7 +734,8 @@ struct RegistrationForm {
     registration: String,
 }
 
-/// Registers the viewer (or puts them on the waitlist when it is full), or unregisters them.
+/// Registers the viewer (or puts them on the waitlist when it is full), unregisters them,
+/// checks them in, or drops them from a running event.
 async fn registration(
     viewer: Viewer,
     calls: Calls,
@@ -721,12 +754,18 @@ async fn registration(
                 .await
                 .map_err(failed)?;
         }
-        "unregister" => {
+        "unregister" | "checkIn" | "drop" => {
+            use pb::change_registration_request::Change;
+            let change = match form.action.as_str() {
+                "unregister" => Change::Unregister(true),
+                "checkIn" => Change::CheckIn(true),
+                _ => Change::Drop(true),
+            };
             client
                 .change_registration(pb::ChangeRegistrationRequest {
                     id: id.clone(),
                     registration: form.registration.clone(),
-                    change: Some(pb::change_registration_request::Change::Unregister(true)),
+                    change: Some(change),
                 })
                 .await
                 .map_err(failed)?;
@@ -805,17 +844,18 @@ async fn pairings(
     frame(&viewer, &tournament, "/pairings", "Pairings", body)
 }
 
-async fn standings(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageResult {
-    let tournament = read(&calls, &id).await?;
-    let answer = calls
-        .tournaments()
-        .map_err(failed)?
+/// The current stage's standings as the API writes them (none before any, or when they
+/// cannot be read), and the names of its tiebreakers in the stage's order.
+pub(super) async fn standing_lines(calls: &Calls, id: &str) -> (Vec<Value>, Vec<String>) {
+    let Ok(client) = calls.tournaments() else {
+        return (Vec::new(), Vec::new());
+    };
+    let lines = client
         .get_standings(pb::GetStandingsRequest {
-            id: id.clone(),
+            id: id.to_owned(),
             stage: 0,
         })
-        .await;
-    let lines = answer
+        .await
         .map(|answer| {
             tournaments_json::standings_answer(&answer)["standings"]
                 .as_array()
@@ -823,19 +863,50 @@ async fn standings(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> Page
                 .unwrap_or_default()
         })
         .unwrap_or_default();
-    let names: Vec<String> = lines
+    let names = lines
         .first()
         .and_then(|line| line["tiebreakers"].as_object())
         .map(|tiebreakers| tiebreakers.keys().cloned().collect())
         .unwrap_or_default();
+    (lines, names)
+}
+
+/// A tiebreaker's short name and its meaning (the guide's words); an unknown one as itself.
+pub(super) fn tiebreaker_name(name: &str) -> (&str, &'static str) {
+    TIEBREAKERS
+        .iter()
+        .find(|(id, _, _)| *id == name)
+        .map_or((name, ""), |(_, short, meaning)| (*short, *meaning))
+}
+
+/// A standings line's cells after the rank and name: points, record, then each tiebreaker.
+pub(super) fn standing_cells(line: &Value, names: &[String]) -> Vec<String> {
+    let mut cells = vec![
+        line["points"]
+            .as_f64()
+            .map_or_else(|| text(&line["points"]), super::charts::number),
+        text(&line["record"]).replace(", ", "–"),
+    ];
+    cells.extend(
+        names
+            .iter()
+            .map(|name| tiebreaker_value(name, &line["tiebreakers"][name.as_str()])),
+    );
+    cells
+}
+
+async fn standings(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageResult {
+    let tournament = read(&calls, &id).await?;
+    let (lines, names) = standing_lines(&calls, &id).await;
     let body = html! {
+        p class="actions" { a href={ "/tournaments/" (urlencode(&id)) "/standings/print" } { "Print view" } }
         @if lines.is_empty() { p { "No standings yet." } }
         @else {
             div class="table-scroll" { table class="standings" {
                 thead { tr {
                     th scope="col" { "Rank" } th scope="col" { "Player" } th scope="col" { "Points" } th scope="col" { "Record" }
                     @for name in &names {
-                        @let (short, meaning) = TIEBREAKERS.iter().find(|(id, _, _)| id == name).map_or((name.as_str(), ""), |(_, short, meaning)| (*short, *meaning));
+                        @let (short, meaning) = tiebreaker_name(name);
                         th scope="col" { abbr title=(meaning) tabindex="0" aria-label=(meaning) { (short) } }
                     }
                 } }
@@ -844,11 +915,7 @@ async fn standings(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> Page
                         tr class=[(line["dropped"] == true).then_some("dropped")] {
                             td { (text(&line["rank"])) }
                             td { (text(&line["displayName"])) @if line["dropped"] == true { " (dropped)" } }
-                            td { (line["points"].as_f64().map_or_else(|| text(&line["points"]), super::charts::number)) }
-                            td { (text(&line["record"]).replace(", ", "–")) }
-                            @for name in &names {
-                                td { (tiebreaker_value(name, &line["tiebreakers"][name.as_str()])) }
-                            }
+                            @for cell in standing_cells(line, &names) { td { (cell) } }
                         }
                     }
                 }

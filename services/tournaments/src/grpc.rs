@@ -358,6 +358,7 @@ fn registration(run: &Run, id: &str) -> Result<pb::Registration, Error> {
         account: found.account.clone(),
         state: found.state.name().into(),
         fixed_table: run.fixed_tables.get(id).copied(),
+        lineup_unlocked: run.unlocked_lineups.contains(id),
     })
 }
 
