@@ -127,6 +127,18 @@ impl Browser {
         panic!("no `{css}` on the page");
     }
 
+    /// The `value` of the first `css` field.
+    async fn value(&self, css: &str) -> String {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|err| panic!("`{css}`: {err}"))
+            .prop("value")
+            .await
+            .expect("its value")
+            .unwrap_or_default()
+    }
+
     async fn count(&self, css: &str) -> usize {
         self.client
             .find_all(Locator::Css(css))
@@ -2353,23 +2365,53 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .expect("a client");
     let browser = Browser::start().await;
     browser.enter(site, "signup", "director").await;
-    // Created in the browser: Swiss with the handbook's round count for 8, and a top 4.
+    // Created in the browser: Swiss with the handbook's round count for 8, the fold pairing
+    // style, and a top 4; players bring one deck, and Pikachu ex is banned, found by search.
     browser.go(&format!("{site}/pokemon/tournaments")).await;
     browser.click("#new-tournament").await;
     browser.fill("#tournament-name", "Friday <league>").await;
     browser.fill("#max", "8").await;
     browser.click("#round-suggestion button").await;
     browser.wait_text("#round-suggestion strong", "3").await;
-    let rounds = browser
-        .client
-        .find(Locator::Css("#rounds"))
-        .await
-        .expect("the rounds")
-        .prop("value")
-        .await
-        .expect("its value");
-    assert_eq!(rounds.as_deref(), Some("3"), "Apply put the suggestion in");
+    assert_eq!(
+        browser.value("#s0-rounds").await,
+        "3",
+        "Apply put the suggestion in"
+    );
+    // Every setting of the game's defaults is there to change (the guide's Pokémon column).
+    assert_eq!(browser.value("#s0-bye-handling").await, "full_points");
+    assert_eq!(browser.value("#s0-points-draw").await, "1");
+    assert_eq!(
+        browser.count("select[name='s0.tiebreakers']").await,
+        3,
+        "OMW%, OOMW% and a place to add one"
+    );
+    browser.pick("#s0-pairing-style", "fold").await;
     browser.pick("#cut", "4").await;
+    browser.click("button[value='top_cut']").await;
+    browser.wait_for("#stage-2").await;
+    assert_eq!(browser.value("#s1-format").await, "single_elimination");
+    assert_eq!(browser.value("#r0-high").await, "4");
+    assert_eq!(
+        browser.value("#s0-pairing-style").await,
+        "fold",
+        "kept across the redraw"
+    );
+    browser
+        .client
+        .find(Locator::Css("input[name='decks_on']"))
+        .await
+        .expect("the deck settings' switch")
+        .click()
+        .await
+        .expect("clicked");
+    browser.fill("#q", "pikachu").await;
+    browser.click("button[value='find']").await;
+    browser.wait_for("#found li").await;
+    browser.click("#found li button").await;
+    browser
+        .wait_for("#banned-cards li input[name='banned']")
+        .await;
     browser.screenshots("tournament-create").await;
     browser
         .click("#create-tournament button[value='create']")
@@ -2381,42 +2423,163 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .and_then(|mut segments| segments.nth(1))
         .expect("the tournament's id")
         .to_owned();
-    let created: serde_json::Value = client
-        .get(format!("{api}/tournaments/{id}"))
-        .send()
-        .await
-        .expect("an answer")
-        .json()
-        .await
-        .expect("JSON");
-    assert_eq!(created["tournament"]["name"], "Friday <league>");
-    assert_eq!(created["tournament"]["stages"][0]["settings"]["rounds"], 3);
+    let read = |path: String| {
+        let client = &client;
+        async move {
+            let answer: serde_json::Value = client
+                .get(path)
+                .send()
+                .await
+                .expect("an answer")
+                .json()
+                .await
+                .expect("JSON");
+            answer
+        }
+    };
+    let created = read(format!("{api}/tournaments/{id}")).await;
+    let tournament = &created["tournament"];
+    assert_eq!(tournament["name"], "Friday <league>");
+    assert_eq!(tournament["stages"][0]["settings"]["rounds"], 3);
+    assert_eq!(tournament["stages"][0]["settings"]["pairing_style"], "fold");
+    assert_eq!(tournament["stages"][1]["format"], "single_elimination");
     assert_eq!(
-        created["tournament"]["stages"][1]["format"],
-        "single_elimination"
+        tournament["advancement"][0],
+        json!({"fromStage": 1, "placements": [1, 4], "action": "advance", "toStage": 2})
     );
-    assert_eq!(created["tournament"]["maxParticipants"], 8);
+    assert_eq!(tournament["maxParticipants"], 8);
+    assert_eq!(tournament["deckSettings"]["decksToBring"], 1);
+    assert_eq!(
+        tournament["deckSettings"]["bannedCards"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
 
-    // Guests added by name in the console.
-    browser.go(&format!("{site}/tournaments/{id}/manage")).await;
+    // Eight players register and submit their lineups through the API; the console shows
+    // each verdict as the service wrote it.
+    let mut players = Vec::new();
     for n in 1..=8 {
-        browser.fill("#guest-name", &format!("Player {n:02}")).await;
-        browser.click("form.search button").await;
-        browser
-            .wait_text("#registrations-heading", &format!("Registrations ({n})"))
-            .await;
+        let name = format!("player{n:02}");
+        let token = crate::ownership::session(&client, &api, &name).await;
+        let registered = post_ok(
+            &client,
+            &token,
+            format!("{api}/tournaments/{id}/registrations"),
+            json!({}),
+        )
+        .await;
+        let registration = registered["registration"]["id"]
+            .as_str()
+            .expect("an id")
+            .to_owned();
+        let answer = client
+            .put(format!(
+                "{api}/tournaments/{id}/registrations/{registration}/lineup"
+            ))
+            .bearer_auth(&token)
+            .json(
+                &json!({"decks": [format!("Pokémon: 4\n4 Pikachu ex SVP 106\n# deck of {name}")]}),
+            )
+            .send()
+            .await
+            .expect("an answer");
+        assert!(answer.status().is_success(), "{}", answer.status());
+        players.push((name, token, registration));
     }
+    browser.go(&format!("{site}/tournaments/{id}/manage")).await;
+    assert_eq!(browser.count("table.registrations tbody tr").await, 8);
+    for _ in 0..100 {
+        let pending = browser.count("td.lineup .verdict.pending").await;
+        if pending == 0 && browser.count("td.lineup .verdict").await == 8 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        browser.go(&format!("{site}/tournaments/{id}/manage")).await;
+    }
+    let verdicts = browser
+        .text("table.registrations tbody tr:first-child td.lineup")
+        .await;
+    assert!(verdicts.starts_with("Rejected"), "{verdicts}");
+    browser
+        .click("table.registrations tbody tr:first-child td.lineup details summary")
+        .await;
+    let issues = browser
+        .text("table.registrations tbody tr:first-child td.lineup details ul")
+        .await;
+    assert!(issues.contains("is banned in this tournament."), "{issues}");
+
+    // The first player sits at table 4 whatever the pairing.
+    let (_, _, first) = &players[0];
+    browser.fill(&format!("#table-{first}"), "4").await;
+    browser
+        .click(&format!("form.fix-table:has(#table-{first}) button"))
+        .await;
+    browser.wait_for("#registrations-heading").await;
+    assert_eq!(browser.value(&format!("#table-{first}")).await, "4");
+    // The event is full: a guest added by name waits for a place.
+    browser.fill("#guest-name", "Late Larry").await;
+    browser.click("form:has(#guest-name) button").await;
+    browser
+        .wait_text("#registrations-heading", "Registrations (9)")
+        .await;
+    let larry = browser
+        .text("table.registrations tbody tr:last-child")
+        .await;
+    assert!(
+        larry.contains("Late Larry") && larry.contains("Waitlisted"),
+        "{larry}"
+    );
+
     browser.click("form:has(input[value='start']) button").await;
     browser.wait_for("input[value='pair']").await;
     // Pair the next round: four tables, each with a result to enter.
-    let pair = browser
-        .client
-        .find(Locator::Css("form:has(input[value='pair']) button"))
-        .await
-        .expect("the pair button");
-    pair.click().await.expect("clicked");
+    browser.click("form:has(input[value='pair']) button").await;
     browser.wait_for("table.console-matches").await;
     assert_eq!(browser.count("table.console-matches tbody tr").await, 4);
+    let round = read(format!("{api}/tournaments/{id}/rounds/1")).await;
+    let matches = round["round"]["matches"]
+        .as_array()
+        .expect("matches")
+        .clone();
+    let at_four = matches
+        .iter()
+        .find(|played| played["table"] == 4)
+        .expect("a table 4");
+    assert!(
+        at_four["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .any(|player| player == first.as_str()),
+        "the fixed table: {at_four}"
+    );
+    // The timer runs; table 1 gets five more minutes than the others.
+    browser
+        .click("form:has(input[value='startTimer']) button")
+        .await;
+    browser
+        .wait_for("form:has(input[value='pauseTimer'])")
+        .await;
+    browser
+        .pick(
+            "table.console-matches tbody tr:first-child form.extend select",
+            "5",
+        )
+        .await;
+    browser
+        .click("table.console-matches tbody tr:first-child form.extend button")
+        .await;
+    browser.wait_for("table.console-matches").await;
+    let round = read(format!("{api}/tournaments/{id}/rounds/1")).await;
+    let left = |table: u64| {
+        round["round"]["matches"]
+            .as_array()
+            .and_then(|matches| matches.iter().find(|played| played["table"] == table))
+            .and_then(|played| played["timeLeftMs"].as_i64())
+            .expect("time left")
+    };
+    assert!(left(1) - left(2) > 4 * 60_000, "{} vs {}", left(1), left(2));
     browser.screenshots("console").await;
     browser
         .pick(
@@ -2430,10 +2593,10 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     if browser.count("table.console-matches").await == 0 {
         panic!("entering a result: {}", browser.text("main").await);
     }
-    let first = browser
+    let decided = browser
         .wait_for("table.console-matches tbody tr:first-child td:nth-child(3)")
         .await;
-    assert!(first.contains("final"), "{first}");
+    assert!(decided.contains("final"), "{decided}");
 
     // Print views: every table, and every player by name in order.
     browser
@@ -2452,8 +2615,18 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .await
         .expect("a script");
     let names: Vec<String> = serde_json::from_value(names).expect("names");
-    let expected: Vec<String> = (1..=8).map(|n| format!("Player {n:02}")).collect();
+    let expected: Vec<String> = (1..=8).map(|n| format!("player{n:02}")).collect();
     assert_eq!(names, expected);
+    // The standings for the wall: every player, with the stage's tiebreakers by name.
+    browser
+        .go(&format!("{site}/tournaments/{id}/standings/print"))
+        .await;
+    assert_eq!(browser.count("table.print-page tbody tr").await, 8);
+    let headers = browser.text("table.print-page thead").await;
+    assert!(
+        headers.contains("OMW%") && headers.contains("OOMW%"),
+        "{headers}"
+    );
 
     // Nobody else manages it: another account is refused, a visitor sent to sign in.
     let other = crate::ownership::session(&client, &api, "bystander").await;

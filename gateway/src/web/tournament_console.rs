@@ -531,12 +531,18 @@ async fn print(
     let (headers, rows): (Vec<String>, Vec<Vec<String>>) = if by_name {
         (
             vec!["Player".into(), "Table".into(), "Opponent".into()],
-            lines.into_iter().map(|(table, first, second)| vec![first, table, second]).collect(),
+            lines
+                .into_iter()
+                .map(|(table, first, second)| vec![first, table, second])
+                .collect(),
         )
     } else {
         (
             vec!["Table".into(), "Player".into(), "Opponent".into()],
-            lines.into_iter().map(|(table, first, second)| vec![table, first, second]).collect(),
+            lines
+                .into_iter()
+                .map(|(table, first, second)| vec![table, first, second])
+                .collect(),
         )
     };
     Ok(printed(&title, "No round has been paired yet.", &headers, &rows).into_response())

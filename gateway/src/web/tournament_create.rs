@@ -555,7 +555,8 @@ fn deck_section(draft: &Draft, offered: &Offered) -> Markup {
                     ul class="results" id="found" {
                         @for hit in &offered.found {
                             @if let Some(card) = &hit.card {
-                                @let reference = hit.printing_id.as_deref().unwrap_or(card.id.as_str());
+                                // The card's identity: every printing of it is banned.
+                                @let reference = card.id.as_str();
                                 li { (card.name) " · " (reference) " "
                                     @if deck.banned.iter().any(|known| known == reference) { "(banned)" }
                                     @else { (op(&format!("ban:{reference}"), "Ban", Some(&format!("Ban {}", card.name)))) } }

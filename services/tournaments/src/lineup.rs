@@ -158,7 +158,10 @@ async fn check_unbounded(
     for deck in &decks {
         let mut named = HashSet::new();
         for card in deck.piles.iter().flat_map(|pile| &pile.cards) {
-            if banned.contains(card.r#ref.as_str()) && named.insert(card.r#ref.clone()) {
+            // A ref bans that printing; a card id, every printing of the card.
+            let hit =
+                banned.contains(card.r#ref.as_str()) || banned.contains(card.card_id.as_str());
+            if hit && named.insert(card.r#ref.clone()) {
                 banned_found = true;
                 let name = if card.name.is_empty() {
                     &card.r#ref
