@@ -2058,6 +2058,69 @@ async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
             "open the editor as {who:?}"
         );
     }
+    // A tournament's console: everyone may read the tournament, only its organizer runs it
+    // (another account is refused, not sent away).
+    let tournament = made(
+        "tournaments",
+        json!({"name": "Owned", "stages": [{"format": "swiss"}]}),
+        "/tournament/id",
+    )
+    .await;
+    for (who, read, act) in [
+        (Who::Owner, 200, 303),
+        (Who::ReadOnly, 200, 403),
+        (Who::Other, 403, 403),
+        (Who::Anonymous, 303, 303),
+        (Who::Revoked, 303, 303),
+    ] {
+        let manage = format!("{site}/tournaments/{tournament}/manage");
+        let answer = as_browser(who, client.get(&manage))
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(
+            answer.status().as_u16(),
+            read,
+            "open the console as {who:?}"
+        );
+        let answer = as_browser(
+            who,
+            client
+                .post(&manage)
+                .form(&[("csrf", CSRF), ("action", "closeRegistration")]),
+        )
+        .send()
+        .await
+        .expect("an answer");
+        let got = answer.status().as_u16();
+        let location = answer
+            .headers()
+            .get("location")
+            .and_then(|to| to.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        assert_eq!(got, act, "close registration as {who:?}");
+        if act == 303 {
+            let expected = if who == Who::Owner {
+                manage.trim_start_matches(site.as_str())
+            } else {
+                "/signin"
+            };
+            assert!(location.starts_with(expected), "{who:?} goes to {location}");
+        }
+    }
+    let open: serde_json::Value = client
+        .get(format!("{api}/tournaments/{tournament}"))
+        .send()
+        .await
+        .expect("an answer")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(
+        open["tournament"]["registrationOpen"], false,
+        "the owner closed it"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -2818,5 +2881,191 @@ async fn a_player_submits_a_lineup_sees_it_checked_live_and_saves_the_tournament
         .await;
     let row = browser.wait_for("table.rulesets tbody tr").await;
     assert!(row.contains("Never") && row.contains("Downloaded"), "{row}");
+    browser.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_settles_a_dispute_and_finishes()
+ {
+    let platform = SamplePlatform::start().await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let organizer = crate::ownership::session(&client, &api, "arbiter").await;
+    let call = |path: String, token: String, body: serde_json::Value| {
+        let client = &client;
+        async move { post_ok(client, &token, path, body).await }
+    };
+    let created = call(
+        format!("{api}/lor/tournaments"),
+        organizer.clone(),
+        json!({"name": "Check-in night", "checkIn": true,
+               "stages": [{"format": "swiss", "settings": {"rounds": 1}}]}),
+    )
+    .await;
+    let id = created["tournament"]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    // Lineups were due before the event: the deadline has passed.
+    let answer = client
+        .patch(format!("{api}/tournaments/{id}"))
+        .bearer_auth(&organizer)
+        .json(&json!({"deckSettings": {"decksToBring": 1, "deadline": "2020-01-01T00:00:00Z"}}))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status(), 200);
+    let mut registrations = Vec::new();
+    let mut tokens = Vec::new();
+    for name in ["ada", "bob", "cyd"] {
+        let token = crate::ownership::session(&client, &api, name).await;
+        let registered = call(
+            format!("{api}/tournaments/{id}/registrations"),
+            token.clone(),
+            json!({}),
+        )
+        .await;
+        registrations.push(
+            registered["registration"]["id"]
+                .as_str()
+                .expect("an id")
+                .to_owned(),
+        );
+        tokens.push(token);
+    }
+
+    // Ada: the lineup is locked and says when it was due; she checks in.
+    let browser = Browser::start().await;
+    browser.enter(site, "signin", "ada").await;
+    let page = format!("{site}/tournaments/{id}");
+    browser.go(&page).await;
+    let due = browser.text("#lineup-deadline").await;
+    assert!(due.contains("2020-01-01 00:00 UTC"), "{due}");
+    assert!(browser.text("#lineup-locked").await.contains("locked"));
+    assert_eq!(browser.count("#lineup form").await, 0);
+    browser
+        .click("section[aria-labelledby='registration-heading'] form:has(input[value='checkIn']) button")
+        .await;
+    browser
+        .wait_text("#my-registration", "You are checked in.")
+        .await;
+    // The organizer unlocks her lineup: the form is back.
+    call(
+        format!(
+            "{api}/tournaments/{id}/registrations/{}/lineup:unlock",
+            registrations[0]
+        ),
+        organizer.clone(),
+        json!({}),
+    )
+    .await;
+    browser.go(&page).await;
+    assert_eq!(browser.count("#lineup-locked").await, 0);
+    assert_eq!(browser.count("#lineup form textarea").await, 1);
+
+    // Bob and Cyd check in through the API; the event starts; Cyd drops from her page.
+    for at in 1..3 {
+        call(
+            format!(
+                "{api}/tournaments/{id}/registrations/{}:checkIn",
+                registrations[at]
+            ),
+            tokens[at].clone(),
+            json!({}),
+        )
+        .await;
+    }
+    call(
+        format!("{api}/tournaments/{id}:start"),
+        organizer.clone(),
+        json!({}),
+    )
+    .await;
+    browser
+        .client
+        .delete_all_cookies()
+        .await
+        .expect("signed out");
+    browser.enter(site, "signin", "cyd").await;
+    browser.go(&page).await;
+    browser
+        .click(
+            "section[aria-labelledby='registration-heading'] form:has(input[value='drop']) button",
+        )
+        .await;
+    browser
+        .wait_text("#my-registration", "You are dropped.")
+        .await;
+
+    // Ada and Bob are paired and both say they won: the console's disputes queue has it, and
+    // the organizer's result settles it.
+    let round = call(
+        format!("{api}/tournaments/{id}/rounds"),
+        organizer.clone(),
+        json!({}),
+    )
+    .await;
+    let played = round["round"]["matches"]
+        .as_array()
+        .and_then(|matches| matches.iter().find(|played| played["bye"] != true))
+        .expect("Ada against Bob")
+        .clone();
+    let match_id = played["id"].as_str().expect("an id");
+    let first = played["players"][0].as_str().expect("a player");
+    for (at, registration) in registrations.iter().take(2).enumerate() {
+        let mine_first = registration == first;
+        let games = if mine_first { [2, 0] } else { [0, 2] };
+        call(
+            format!("{api}/tournaments/{id}/matches/{match_id}:report"),
+            tokens[at].clone(),
+            json!({"games": games}),
+        )
+        .await;
+    }
+    browser
+        .client
+        .delete_all_cookies()
+        .await
+        .expect("signed out");
+    browser.enter(site, "signin", "arbiter").await;
+    browser.go(&format!("{site}/tournaments/{id}/manage")).await;
+    let disputes = browser.text("#disputes").await;
+    assert!(
+        disputes.contains("Disputes (1)") && disputes.contains("reported different results"),
+        "{disputes}"
+    );
+    browser.screenshots("disputes").await;
+    browser
+        .pick("#disputes form.enter select[name='games0']", "2")
+        .await;
+    browser
+        .pick("#disputes form.enter select[name='games1']", "1")
+        .await;
+    browser.click("#disputes form.enter button").await;
+    browser.wait_for("#controls-heading").await;
+    assert_eq!(browser.count("#disputes").await, 0, "settled");
+    let round = client
+        .get(format!("{api}/tournaments/{id}/rounds/1"))
+        .send()
+        .await
+        .expect("an answer")
+        .json::<serde_json::Value>()
+        .await
+        .expect("JSON");
+    let settled = round["round"]["matches"]
+        .as_array()
+        .and_then(|matches| matches.iter().find(|played| played["id"] == match_id))
+        .expect("the match");
+    assert_eq!(settled["result"]["games"], json!([2, 1]));
+    assert_eq!(settled["result"]["state"], "final");
+
+    // The only round is played: Finish.
+    browser
+        .click("form:has(input[value='advance']) button")
+        .await;
+    browser.wait_for("#controls-heading").await;
+    let state = browser.text(".tournament > p.help").await;
+    assert!(state.contains("finished"), "{state}");
     browser.stop().await;
 }
