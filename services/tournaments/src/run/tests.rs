@@ -139,7 +139,7 @@ fn a_stages_defaults_given_back_as_its_settings_create_the_same_stage() {
                     settings: defaults.clone(),
                 });
                 let rules = (index > 0)
-                    .then(|| AdvancementRule {
+                    .then_some(AdvancementRule {
                         from_stage: 0,
                         condition: Condition::PlacementRange { from: 1, to: 4 },
                         action: Action::Advance { to_stage: 1 },
