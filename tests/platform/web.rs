@@ -2887,7 +2887,8 @@ async fn a_player_submits_a_lineup_sees_it_checked_live_and_saves_the_tournament
 #[tokio::test(flavor = "multi_thread")]
 async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_settles_a_dispute_and_finishes()
  {
-    let platform = SamplePlatform::start().await;
+    // Webhooks may reach this machine (the console adds one).
+    let platform = SamplePlatform::start_with(&[("TURNIER_WEBHOOK_ALLOW_PRIVATE", "true")]).await;
     let site = &platform.http;
     let api = format!("{site}/api/v1");
     let client = reqwest::Client::new();
@@ -3067,5 +3068,42 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
     browser.wait_for("#controls-heading").await;
     let state = browser.text(".tournament > p.help").await;
     assert!(state.contains("finished"), "{state}");
+    // Its stage, exported for the offline tool from the console's link.
+    let export = browser
+        .client
+        .find(Locator::Css("#exports a"))
+        .await
+        .expect("an export link")
+        .attr("href")
+        .await
+        .expect("its address")
+        .expect("an href");
+    let exported: serde_json::Value = client
+        .get(format!("{site}{export}"))
+        .send()
+        .await
+        .expect("an answer")
+        .json()
+        .await
+        .expect("JSON");
+    assert!(exported["event"].is_object(), "{exported}");
+
+    // A webhook added in the console: its secret shown once, then listed, then removed.
+    browser
+        .fill("#webhook-url", "http://127.0.0.1:9/turnier")
+        .await;
+    browser.click("#webhooks form.search button").await;
+    let secret = browser.value("#webhook-secret").await;
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    browser.click("main a.button").await;
+    let listed = browser.wait_for("#webhooks ul li").await;
+    assert!(listed.contains("http://127.0.0.1:9/turnier"), "{listed}");
+    assert!(
+        !browser.text("main").await.contains(&secret),
+        "shown only once"
+    );
+    browser.click("#webhooks ul li form button").await;
+    browser.wait_for("#webhooks-heading").await;
+    assert_eq!(browser.count("#webhooks ul li").await, 0);
     browser.stop().await;
 }

@@ -436,7 +436,9 @@ pub(super) fn webhook_secret(
                     " " button type="button" class="secondary small" data-copy="webhook-secret" hidden { "Copy" }
                 }
             }
-            p { a class="button" href={ (manage) "#webhooks" } { "Manage the tournament" } }
+            // A query of its own: after a console form, this page's address is Manage's, and
+            // a link to it with only a fragment added would not load it again.
+            p { a class="button" href={ (manage) "?after=webhook#webhooks" } { "Manage the tournament" } }
         },
     )
     .into_response()
