@@ -64,6 +64,29 @@ def main():
     token = json.loads(conn.getresponse().read())["token"]
     cookie = f"turnier_session={token}"
 
+    def post(path, body):
+        conn.request("POST", path, body=json.dumps(body), headers={
+            "content-type": "application/json", "authorization": f"Bearer {token}"})
+        response = conn.getresponse()
+        answer = json.loads(response.read() or b"{}")
+        if response.status >= 300:
+            raise RuntimeError(f"POST {path}: {response.status} {answer}")
+        return answer
+
+    # A store's evening: 32 players in a Pokémon Swiss with a top 8, round 1 paired and half of
+    # its results in.
+    event = post("/api/v1/pokemon/tournaments", {
+        "name": "Bench cup", "maxParticipants": 32,
+        "stages": [{"format": "swiss", "settings": {"rounds": 5}}, {"format": "single_elimination"}],
+        "advancement": [{"fromStage": 1, "placements": [1, 8], "action": "advance", "toStage": 2}],
+    })["tournament"]["id"]
+    for n in range(32):
+        post(f"/api/v1/tournaments/{event}/registrations", {"displayName": f"Player {n + 1:02}"})
+    post(f"/api/v1/tournaments/{event}:start", {})
+    round_one = post(f"/api/v1/tournaments/{event}/rounds", {})["round"]["matches"]
+    for played in round_one[: len(round_one) // 2]:
+        post(f"/api/v1/tournaments/{event}/matches/{played['id']}:report", {"games": [2, 1]})
+
     shared = urllib.parse.quote(RIFT1, safe="")
     pages = [
         ("/", "/", None),
@@ -80,6 +103,15 @@ def main():
         ("/settings/rulesets?game=lor", "/settings/rulesets", cookie),
         ("/settings/tokens", "/settings/tokens", cookie),
         (f"/users/{name}", "/users/{username}", None),
+        ("/pokemon/tournaments", "/{game}/tournaments", None),
+        ("/pokemon/tournaments/new", "/{game}/tournaments/new", cookie),
+        (f"/tournaments/{event}", "/tournaments/{id}", None),
+        (f"/tournaments/{event}/pairings", "/tournaments/{id}/pairings", None),
+        (f"/tournaments/{event}/standings", "/tournaments/{id}/standings", None),
+        (f"/tournaments/{event}/bracket", "/tournaments/{id}/bracket", None),
+        (f"/tournaments/{event}/manage", "/tournaments/{id}/manage", cookie),
+        (f"/tournaments/{event}/pairings/print?by=name", "/tournaments/{id}/pairings/print", None),
+        (f"/tournaments/{event}/standings/print", "/tournaments/{id}/standings/print", None),
     ]
     first = get("/").decode()
     assets = re.findall(r'(?:href|src)="(/assets/[^"]+)"', first)

@@ -2074,39 +2074,47 @@ async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
         (Who::Revoked, 303, 303),
     ] {
         let manage = format!("{site}/tournaments/{tournament}/manage");
-        let answer = as_browser(who, client.get(&manage))
-            .send()
-            .await
-            .expect("an answer");
-        assert_eq!(
-            answer.status().as_u16(),
-            read,
-            "open the console as {who:?}"
-        );
-        let answer = as_browser(
-            who,
-            client
-                .post(&manage)
-                .form(&[("csrf", CSRF), ("action", "closeRegistration")]),
-        )
-        .send()
-        .await
-        .expect("an answer");
-        let got = answer.status().as_u16();
-        let location = answer
-            .headers()
-            .get("location")
-            .and_then(|to| to.to_str().ok())
-            .unwrap_or_default()
-            .to_owned();
-        assert_eq!(got, act, "close registration as {who:?}");
-        if act == 303 {
-            let expected = if who == Who::Owner {
-                manage.trim_start_matches(site.as_str())
-            } else {
-                "/signin"
-            };
-            assert!(location.starts_with(expected), "{who:?} goes to {location}");
+        for (page, form) in [
+            (
+                "manage",
+                &[("csrf", CSRF), ("action", "closeRegistration")][..],
+            ),
+            (
+                "deck-settings",
+                &[
+                    ("csrf", CSRF),
+                    ("op", "save"),
+                    ("decks_on", "on"),
+                    ("decks", "2"),
+                ][..],
+            ),
+        ] {
+            let url = format!("{site}/tournaments/{tournament}/{page}");
+            let answer = as_browser(who, client.get(&url))
+                .send()
+                .await
+                .expect("an answer");
+            assert_eq!(answer.status().as_u16(), read, "open {page} as {who:?}");
+            let answer = as_browser(who, client.post(&url).form(form))
+                .send()
+                .await
+                .expect("an answer");
+            let got = answer.status().as_u16();
+            let location = answer
+                .headers()
+                .get("location")
+                .and_then(|to| to.to_str().ok())
+                .unwrap_or_default()
+                .to_owned();
+            assert_eq!(got, act, "post {page} as {who:?}");
+            if act == 303 {
+                let expected = if who == Who::Owner {
+                    manage.trim_start_matches(site.as_str())
+                } else {
+                    "/signin"
+                };
+                assert!(location.starts_with(expected), "{who:?} goes to {location}");
+            }
         }
     }
     let open: serde_json::Value = client
@@ -2571,6 +2579,23 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .text("table.registrations tbody tr:first-child td.lineup details ul")
         .await;
     assert!(issues.contains("is banned in this tournament."), "{issues}");
+
+    // The deck settings change from the console: the ban is lifted.
+    browser.click("#deck-settings-link").await;
+    browser.wait_for("#deck-settings-form").await;
+    assert_eq!(browser.value("#decks").await, "1");
+    assert_eq!(browser.count("#banned-cards li").await, 1);
+    browser.click("#banned-cards li button").await;
+    browser.wait_count("#banned-cards li", 0).await;
+    browser
+        .click("#deck-settings-form button[value='save']")
+        .await;
+    browser.wait_for("#registrations-heading").await;
+    let saved = read(format!("{api}/tournaments/{id}")).await;
+    assert_eq!(
+        saved["tournament"]["deckSettings"]["bannedCards"],
+        json!([])
+    );
 
     // The first player sits at table 4 whatever the pairing.
     let (_, _, first) = &players[0];

@@ -15,6 +15,7 @@ mod calculator_settings;
 mod calculators;
 mod charts;
 mod deck_rules;
+mod deck_settings;
 mod layout;
 mod pages;
 pub mod session;
@@ -60,6 +61,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .merge(tournament_console::routes())
         .merge(bracket::routes())
         .merge(tournament_create::routes())
+        .merge(deck_settings::routes())
         .route_layer(axum::middleware::from_fn_with_state(state, attach))
         .route_layer(axum::middleware::from_fn(page_headers));
     Router::new().merge(pages).merge(assets::routes())

@@ -152,6 +152,7 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
                 a href={ "/tournaments/" (urlencode(&id)) "/pairings/print?by=table" } { "Print pairings by table" }
                 a href={ "/tournaments/" (urlencode(&id)) "/pairings/print?by=name" } { "Print pairings by name" }
                 a href={ "/tournaments/" (urlencode(&id)) "/standings/print" } { "Print standings" }
+                a href={ "/tournaments/" (urlencode(&id)) "/deck-settings" } id="deck-settings-link" { "Deck settings" }
             }
             @if state != "registration" {
                 p class="actions" id="exports" {

@@ -28,9 +28,10 @@ use proto::tournaments_json::{self, CreateTournamentBody};
 use serde_json::{Map, Value, json};
 
 use super::answer::{PageResult, account_form, failed, known_game, signed_in};
+use super::deck_settings::{self, DeckDraft, op, options};
 use super::layout::{csrf_field, page, urlencode};
 use super::session::Viewer;
-use super::stage_settings::{self, Fields, all, field, has};
+use super::stage_settings::{self, Fields, field, has};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -65,9 +66,6 @@ pub fn pokemon_rounds(players: u32) -> Option<u32> {
 /// The most stages the form adds (the service's limit).
 const MAX_STAGES: usize = 8;
 
-/// The most cards the search under Banned cards lists.
-const FOUND: usize = 12;
-
 /// Every format, as the guide names it.
 const FORMATS: [(&str, &str); 6] = [
     ("swiss", "Swiss"),
@@ -82,12 +80,6 @@ const CUT_TIEBREAKERS: [(&str, &str); 3] = [
     ("better_seed", "Better initial seed advances"),
     ("draw_lots", "Draw lots"),
     ("advance_whole_tie", "Advance the whole tie"),
-];
-
-const VISIBILITY: [(&str, &str); 3] = [
-    ("organizers", "Organizers only"),
-    ("after_event", "Everyone, after the event"),
-    ("public", "Everyone"),
 ];
 
 /// One stage as the form holds it: its format, the settings it starts from, and its settings
@@ -110,22 +102,6 @@ struct RuleDraft {
     /// `advance` or `eliminate`.
     action: String,
     to: String,
-}
-
-/// The deck settings as typed.
-#[derive(Debug, Clone, Default)]
-struct DeckDraft {
-    /// Players submit lineups.
-    on: bool,
-    decks: String,
-    card: String,
-    deck: String,
-    deckset: String,
-    banned: Vec<String>,
-    query: String,
-    deadline: String,
-    visibility: String,
-    drop_without: bool,
 }
 
 /// The whole form.
@@ -202,11 +178,7 @@ impl Draft {
         Ok(Draft {
             stages: vec![new_stage(calls, game, "swiss", 0).await?],
             cut_tiebreaker: "better_seed".into(),
-            deck: DeckDraft {
-                decks: "1".into(),
-                visibility: "organizers".into(),
-                ..DeckDraft::default()
-            },
+            deck: DeckDraft::new(),
             ..Draft::default()
         })
     }
@@ -252,12 +224,6 @@ impl Draft {
                 })
             })
             .collect();
-        let mut banned: Vec<String> = Vec::new();
-        for card in all(fields, "banned") {
-            if !card.is_empty() && !banned.iter().any(|known| known == card) {
-                banned.push(card.to_owned());
-            }
-        }
         let draft = Draft {
             name: field(fields, "name").to_owned(),
             max: field(fields, "max").to_owned(),
@@ -265,18 +231,7 @@ impl Draft {
             cut_tiebreaker: field(fields, "cut_tiebreaker").to_owned(),
             stages,
             rules,
-            deck: DeckDraft {
-                on: has(fields, "decks_on"),
-                decks: field(fields, "decks").to_owned(),
-                card: field(fields, "card_rule").to_owned(),
-                deck: field(fields, "deck_rule").to_owned(),
-                deckset: field(fields, "deckset_rule").to_owned(),
-                banned,
-                query: field(fields, "q").to_owned(),
-                deadline: field(fields, "deadline").to_owned(),
-                visibility: field(fields, "visibility").to_owned(),
-                drop_without: has(fields, "drop_without"),
-            },
+            deck: DeckDraft::read(fields),
             webhook: field(fields, "webhook").to_owned(),
         };
         Ok((draft, problems))
@@ -351,58 +306,8 @@ impl Draft {
 
     /// The deck settings to save after creating, when players submit lineups.
     fn deck_settings(&self) -> Result<Option<pb::DeckSettingsInput>, String> {
-        let deck = &self.deck;
-        if !deck.on {
-            return Ok(None);
-        }
-        let decks = match deck.decks.trim() {
-            "" => None,
-            text => Some(
-                text.parse::<u32>()
-                    .map_err(|_| format!("Decks to bring is a whole number, not “{text}”."))?,
-            ),
-        };
-        let deadline = match deck.deadline.trim() {
-            "" => None,
-            text => Some(deadline(text)?),
-        };
-        let rule = |id: &str| (!id.is_empty()).then(|| id.to_owned());
-        Ok(Some(pb::DeckSettingsInput {
-            decks_to_bring: decks,
-            banned_cards: deck.banned.clone(),
-            card_rule: rule(&deck.card),
-            deck_rule: rule(&deck.deck),
-            deckset_rule: rule(&deck.deckset),
-            deadline,
-            decklist_visibility: rule(&deck.visibility),
-            drop_without_lineup: deck.drop_without,
-        }))
+        self.deck.input()
     }
-}
-
-/// A deadline as a `datetime-local` field writes it (`2027-01-31T12:00`, read as UTC), or in
-/// full RFC 3339.
-fn deadline(text: &str) -> Result<pbjson_types::Timestamp, String> {
-    let full = match text.len() {
-        16 => format!("{text}:00Z"),
-        19 => format!("{text}Z"),
-        _ => text.to_owned(),
-    };
-    full.parse::<jiff::Timestamp>()
-        .map(|time| pbjson_types::Timestamp {
-            seconds: time.as_second(),
-            nanos: time.subsec_nanosecond(),
-        })
-        .map_err(|_| format!("The deadline is a date and time (2027-01-31T12:00), not “{text}”."))
-}
-
-fn options(choices: &[(&str, &str)], now: &str) -> Markup {
-    html! { @for (value, label) in choices { option value=(value) selected[*value == now] { (label) } } }
-}
-
-/// A submit button of the form that redraws it: `op` says what changes.
-fn op(value: &str, label: &str, aria: Option<&str>) -> Markup {
-    html! { button type="submit" name="op" value=(value) class="secondary small" formnovalidate aria-label=[aria] { (label) } }
 }
 
 fn stages_section(game: Game, draft: &Draft, offered: &Offered) -> Markup {
@@ -496,86 +401,6 @@ fn rules_section(draft: &Draft) -> Markup {
     }
 }
 
-/// One scope's rule picker: the game's default, or a built-in or one of the viewer's own.
-fn rule_picker(
-    name: &str,
-    label: &str,
-    scope: scripts::RuleScope,
-    offered: &Offered,
-    now: &str,
-) -> Markup {
-    let of_scope: Vec<&scripts::Ruleset> = offered
-        .rulesets
-        .iter()
-        .filter(|ruleset| ruleset.scope == i32::from(scope) && ruleset.enabled)
-        .collect();
-    let id = format!("pick-{name}");
-    html! {
-        label for=(id) { (label) }
-        select id=(id) name=(name) {
-            option value="" selected[now.is_empty()] { "The game's default" }
-            @for (group, built_in) in [("Built-in", true), ("Your rulesets", false)] {
-                @let members: Vec<&&scripts::Ruleset> = of_scope.iter().filter(|ruleset| ruleset.built_in == built_in).collect();
-                @if !members.is_empty() {
-                    optgroup label=(group) {
-                        @for ruleset in members { option value=(ruleset.id) selected[ruleset.id == now] { (ruleset.name) } }
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn deck_section(draft: &Draft, offered: &Offered) -> Markup {
-    let deck = &draft.deck;
-    html! {
-        section aria-labelledby="decks-heading" id="deck-settings" {
-            h2 id="decks-heading" { "Deck settings" }
-            label { input type="checkbox" name="decks_on" value="on" checked[deck.on]; " Players submit their decks (lineups checked by the rules below)" }
-            label for="decks" { "Decks to bring" }
-            input id="decks" name="decks" type="number" min="1" max="10" value=(deck.decks);
-            (rule_picker("card_rule", "Card rule", scripts::RuleScope::Card, offered, &deck.card))
-            (rule_picker("deck_rule", "Deck rule", scripts::RuleScope::Deck, offered, &deck.deck))
-            (rule_picker("deckset_rule", "Deck set rule", scripts::RuleScope::Deckset, offered, &deck.deckset))
-            fieldset id="banned-cards" {
-                legend { "Banned cards" }
-                @if deck.banned.is_empty() { p class="help" { "None: find cards to ban below." } }
-                ul {
-                    @for card in &deck.banned {
-                        li {
-                            input type="hidden" name="banned" value=(card);
-                            (card) " " (op(&format!("unban:{card}"), "Remove", Some(&format!("Remove {card} from the banned cards"))))
-                        }
-                    }
-                }
-                label for="q" { "Find cards" }
-                input id="q" type="search" name="q" value=(deck.query) autocomplete="off";
-                (op("find", "Find", Some("Find cards to ban")))
-                @if !offered.found.is_empty() {
-                    ul class="results" id="found" {
-                        @for hit in &offered.found {
-                            @if let Some(card) = &hit.card {
-                                // The card's identity: every printing of it is banned.
-                                @let reference = card.id.as_str();
-                                li { (card.name) " · " (reference) " "
-                                    @if deck.banned.iter().any(|known| known == reference) { "(banned)" }
-                                    @else { (op(&format!("ban:{reference}"), "Ban", Some(&format!("Ban {}", card.name)))) } }
-                            }
-                        }
-                    }
-                } @else if !deck.query.trim().is_empty() {
-                    p class="help" { "No cards found." }
-                }
-            }
-            label for="deadline" { "Deadline (UTC; empty: when the tournament starts)" }
-            input id="deadline" name="deadline" type="datetime-local" value=(deck.deadline);
-            label for="visibility" { "Decklist visibility" }
-            select id="visibility" name="visibility" { (options(&VISIBILITY, &deck.visibility)) }
-            label { input type="checkbox" name="drop_without" value="on" checked[deck.drop_without]; " At the start, drop players without an accepted lineup" }
-        }
-    }
-}
-
 fn render(
     viewer: &Viewer,
     game: Game,
@@ -606,7 +431,7 @@ fn render(
                 label { input type="checkbox" name="check_in" value="on" checked[draft.check_in]; " Players check in before the first round" }
                 (stages_section(game, draft, offered))
                 (rules_section(draft))
-                (deck_section(draft, offered))
+                (deck_settings::section(&draft.deck, &offered.rulesets, &offered.found))
                 section aria-labelledby="webhook-heading" {
                     h2 id="webhook-heading" { "Webhook" }
                     label for="webhook" { "Send every event to (empty: none; more on the Manage page)" }
@@ -626,8 +451,7 @@ async fn offered(
 ) -> Result<Offered, axum::response::Response> {
     let (_, formats) = defaults(calls, game, "", 0).await.map_err(failed)?;
     let rulesets = super::deck_rules::offered(calls, game).await;
-    let mut found = super::builder::find(calls, game, &draft.deck.query).await?;
-    found.truncate(FOUND);
+    let found = deck_settings::find(calls, game, &draft.deck.query).await?;
     Ok(Offered {
         formats,
         rulesets,
@@ -709,13 +533,7 @@ async fn change(
                 draft.rules.remove(at);
             }
         }
-        "ban" => {
-            if !draft.deck.banned.iter().any(|card| card == target) {
-                draft.deck.banned.push(target.to_owned());
-            }
-            draft.deck.on = true;
-        }
-        "unban" => draft.deck.banned.retain(|card| card != target),
+        "ban" | "unban" => draft.deck.change(verb, target),
         _ => {}
     }
     Ok(())
@@ -767,12 +585,13 @@ async fn create(
             if api.status().is_server_error() {
                 return Err(failed(api));
             }
-            return refuse(vec![api.message().to_owned()]).await;
+            let page = refuse(vec![api.message().to_owned()]).await?;
+            return Ok((api.status(), page).into_response());
         }
     };
     let manage = format!("/tournaments/{}/manage", urlencode(&created));
-    // The tournament exists now: what fails from here is said on its Manage page, where the
-    // deck settings and webhooks can be saved again.
+    // The tournament exists now: what fails from here is said on the next page, and its
+    // deck settings and webhooks can be saved again from Manage.
     let mut later = Vec::new();
     if let Some(settings) = deck_settings
         && let Err(error) = client
@@ -897,34 +716,5 @@ mod tests {
             draft.body().expect_err("refused"),
             "Maximum participants is a whole number, not “many”."
         );
-    }
-
-    #[test]
-    fn deck_settings_are_saved_only_when_players_submit_decks() {
-        let mut draft = swiss_and_top(8);
-        assert_eq!(draft.deck_settings(), Ok(None));
-        draft.deck = DeckDraft {
-            on: true,
-            decks: "2".into(),
-            banned: vec!["01IO012".into()],
-            deadline: "2027-01-31T12:00".into(),
-            visibility: "public".into(),
-            ..DeckDraft::default()
-        };
-        let settings = draft.deck_settings().expect("read").expect("saved");
-        assert_eq!(settings.decks_to_bring, Some(2));
-        assert_eq!(settings.banned_cards, ["01IO012"]);
-        assert_eq!(settings.card_rule, None);
-        assert_eq!(settings.decklist_visibility.as_deref(), Some("public"));
-        let deadline = settings.deadline.expect("a deadline");
-        assert_eq!(
-            deadline.seconds,
-            "2027-01-31T12:00:00Z"
-                .parse::<jiff::Timestamp>()
-                .expect("time")
-                .as_second()
-        );
-        draft.deck.deadline = "tomorrow".into();
-        assert!(draft.deck_settings().is_err());
     }
 }
