@@ -134,7 +134,8 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
         }
         section aria-labelledby="controls-heading" {
             h2 id="controls-heading" { "Run the event" }
-            p class="actions" {
+            // A `div`: a form cannot sit in a paragraph (the parser would close it first).
+            div class="actions" id="controls" {
                 @if state == "registration" { (button(&viewer, &id, "start", "Start the tournament", &[])) }
                 @if state == "running" {
                     (button(&viewer, &id, "pair", "Pair the next round", &[]))
