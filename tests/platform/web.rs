@@ -3147,3 +3147,71 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
     assert_eq!(browser.count("#webhooks ul li").await, 0);
     browser.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_free_for_all_lobby_is_shown_to_its_players_and_its_finishing_order_entered_in_the_console()
+ {
+    let platform = SamplePlatform::start().await;
+    let site = &platform.http;
+    let api = format!("{site}/api/v1");
+    let client = reqwest::Client::new();
+    let organizer = crate::ownership::session(&client, &api, "podmaster").await;
+    let call = |path: String, body: serde_json::Value| post_ok(&client, &organizer, path, body);
+    let created = call(
+        format!("{api}/riftbound/tournaments"),
+        json!({"name": "Pod night", "stages": [{"format": "cumulative_points"}]}),
+    )
+    .await;
+    let id = created["tournament"]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    // The organizer plays too, with three guests: one lobby of four.
+    call(format!("{api}/tournaments/{id}/registrations"), json!({})).await;
+    for name in ["Ana", "Ben", "Cam"] {
+        call(
+            format!("{api}/tournaments/{id}/registrations"),
+            json!({"displayName": name}),
+        )
+        .await;
+    }
+    call(format!("{api}/tournaments/{id}:start"), json!({})).await;
+    call(format!("{api}/tournaments/{id}/rounds"), json!({})).await;
+
+    let browser = Browser::start().await;
+    browser.enter(site, "signin", "podmaster").await;
+    browser.go(&format!("{site}/tournaments/{id}")).await;
+    let table = browser.text("#my-table").await;
+    assert!(
+        table.contains("a lobby with") && table.contains("Ana") && table.contains("Cam"),
+        "{table}"
+    );
+    browser.go(&format!("{site}/tournaments/{id}/manage")).await;
+    assert_eq!(browser.count("form.lobby select").await, 4);
+    browser.screenshots("console-lobby").await;
+    browser.pick("form.lobby select[name='finish0']", "2").await;
+    browser.pick("form.lobby select[name='finish1']", "1").await;
+    browser.click("form.lobby button").await;
+    let result = browser
+        .wait_for("table.console-matches tbody tr:first-child td:nth-child(3)")
+        .await;
+    assert!(
+        result.starts_with("1st ") && result.contains("2nd ") && result.ends_with("· final"),
+        "{result}"
+    );
+    browser
+        .go(&format!("{site}/tournaments/{id}/pairings"))
+        .await;
+    assert!(
+        browser
+            .text("table.pairings thead")
+            .await
+            .contains("Opponents")
+    );
+    let row = browser.text("table.pairings tbody tr").await;
+    assert!(
+        row.contains("1st") && row.matches(", ").count() >= 2,
+        "{row}"
+    );
+    browser.stop().await;
+}

@@ -82,6 +82,24 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
     let enter = |played: &Value| {
         let match_id = text(&played["id"]);
         let players = names(played);
+        if players.len() > 2 {
+            // A free-for-all lobby: each player's finish, 1st to last (ties share a place).
+            let places = players.len();
+            return html! {
+                form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="inline enter lobby" {
+                    (csrf_field(&viewer))
+                    input type="hidden" name="action" value="enterLobby";
+                    input type="hidden" name="match" value=(match_id);
+                    @for (at, player) in players.iter().enumerate() {
+                        label for={ "finish-" (match_id) "-" (at) } { (player) }
+                        select id={ "finish-" (match_id) "-" (at) } name={ "finish" (at) } {
+                            @for place in 1..=places { option value=(place) selected[place == at + 1] { (super::tournaments::ordinal(place)) } }
+                        }
+                    }
+                    button type="submit" class="secondary small" aria-label={ "Enter the result of table " (text(&played["table"])) } { "Enter" }
+                }
+            };
+        }
         html! {
             form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="inline enter" {
                 (csrf_field(&viewer))
@@ -172,7 +190,7 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
                         tr class=[(played["result"]["state"] == "disputed").then_some("disputed")] {
                             td { (text(&played["table"])) }
                             td { (names(played).join(" vs ")) @if played["bye"] == true { " (bye)" } }
-                            td { @if let Some(result) = played.get("result") { (text(&result["games"]).replace(", ", "–")) " · " (text(&result["state"])) } @else { "—" } }
+                            td { (super::tournaments::result_text(played, &names(played))) }
                             td { @if played["bye"] != true { (enter(played)) } }
                             td { @if played["bye"] != true && played.get("result").is_none_or(|result| result["state"] != "final") {
                                 @if let Some(left) = played["timeLeftMs"].as_i64() { span class="timer" data-time-left-ms=(left) data-running=(text(&round["timer"]["running"])) { (super::tournaments::clock(left)) } " " }
@@ -261,12 +279,13 @@ struct ConsoleForm {
     name: String,
     #[serde(rename = "match", default)]
     match_id: String,
+    // Numbers arrive as text: a flattened map takes every field as a string.
     #[serde(default)]
-    games0: u32,
+    games0: String,
     #[serde(default)]
-    games1: u32,
+    games1: String,
     #[serde(default)]
-    minutes: u32,
+    minutes: String,
     /// A fixed table; empty or 0 frees it.
     #[serde(default)]
     table: String,
@@ -274,6 +293,14 @@ struct ConsoleForm {
     url: String,
     #[serde(default)]
     webhook: String,
+    /// A lobby's finishes (`finish0`, `finish1` …, in the match's players order).
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, String>,
+}
+
+/// A number a select posted (0 when it is not one).
+fn posted_number(text: &str) -> u32 {
+    text.trim().parse().unwrap_or(0)
 }
 
 async fn act(
@@ -342,16 +369,32 @@ async fn act(
             .report_result(pb::ReportResultRequest {
                 id: id.clone(),
                 match_id: form.match_id.clone(),
-                games: vec![form.games0, form.games1],
+                games: vec![posted_number(&form.games0), posted_number(&form.games1)],
                 finish: Vec::new(),
                 eliminations: Vec::new(),
             })
             .await
             .map(drop),
+        "enterLobby" => {
+            let finish: Vec<u32> = (0..)
+                .map_while(|at| form.rest.get(&format!("finish{at}")))
+                .map(|finish| posted_number(finish))
+                .collect();
+            client
+                .report_result(pb::ReportResultRequest {
+                    id: id.clone(),
+                    match_id: form.match_id.clone(),
+                    games: Vec::new(),
+                    finish,
+                    eliminations: Vec::new(),
+                })
+                .await
+                .map(drop)
+        }
         "extend" => client
             .control_timer(timer(Action::Extend(pb::ExtendMatch {
                 match_id: form.match_id.clone(),
-                minutes: form.minutes,
+                minutes: posted_number(&form.minutes),
             })))
             .await
             .map(drop),
@@ -507,10 +550,17 @@ async fn print(
         let bye = played["bye"] == true;
         if by_name {
             for (at, player) in players.iter().enumerate() {
+                // Everyone else at the table: one opponent, or a lobby's others.
                 let opponent = if bye {
                     "Bye".to_owned()
                 } else {
-                    players.get(1 - at.min(1)).cloned().unwrap_or_default()
+                    let others: Vec<&str> = players
+                        .iter()
+                        .enumerate()
+                        .filter(|(other, _)| *other != at)
+                        .map(|(_, name)| name.as_str())
+                        .collect();
+                    others.join(", ")
                 };
                 lines.push((table.clone(), player.clone(), opponent));
             }
@@ -518,7 +568,10 @@ async fn print(
             let second = if bye {
                 "Bye".to_owned()
             } else {
-                players.get(1).cloned().unwrap_or_default()
+                players
+                    .get(1..)
+                    .map(|rest| rest.join(", "))
+                    .unwrap_or_default()
             };
             lines.push((table, players.first().cloned().unwrap_or_default(), second));
         }

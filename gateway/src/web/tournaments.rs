@@ -397,6 +397,45 @@ pub(super) fn matches_of(round: Option<&Value>) -> Vec<Value> {
         .unwrap_or_default()
 }
 
+/// `1st`, `2nd`, `3rd`, `4th` … `11th`, `21st`.
+pub(super) fn ordinal(place: usize) -> String {
+    let suffix = match (place % 10, place % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
+
+/// A match's result as the pages write it: a one-on-one match's games (`2–1 · final`), a
+/// free-for-all lobby's finishing order (`1st Ana, 2nd Ben … · final`), or `—` before one.
+pub(super) fn result_text(played: &Value, names: &[String]) -> String {
+    let Some(result) = played.get("result") else {
+        return "—".to_owned();
+    };
+    let state = text(&result["state"]);
+    match result["finish"].as_array() {
+        Some(finish) => {
+            let mut order: Vec<(u64, &str)> = finish
+                .iter()
+                .zip(names)
+                .map(|(place, name)| (place.as_u64().unwrap_or(0), name.as_str()))
+                .collect();
+            order.sort_by_key(|(place, _)| *place);
+            let order: Vec<String> = order
+                .iter()
+                .map(|(place, name)| {
+                    format!("{} {name}", ordinal(usize::try_from(*place).unwrap_or(0)))
+                })
+                .collect();
+            format!("{} · {state}", order.join(", "))
+        }
+        None => format!("{} · {state}", text(&result["games"]).replace(", ", "–")),
+    }
+}
+
 /// A match's players by name, in its order.
 pub(super) fn player_names(played: &Value, registrations: &[Value]) -> Vec<String> {
     played["players"]
@@ -436,6 +475,30 @@ fn my_match(
         .flatten()
         .map(text)
         .collect();
+    if players.len() > 2 {
+        // A free-for-all lobby: its organizer enters the finishing order.
+        let names = player_names(played, registrations);
+        let others: Vec<&String> = players
+            .iter()
+            .zip(&names)
+            .filter(|(player, _)| **player != me)
+            .map(|(_, name)| name)
+            .collect();
+        return html! {
+            section id="my-match" aria-labelledby="my-match-heading" {
+                h2 id="my-match-heading" { "Your match" }
+                p id="my-table" {
+                    "Round " (text(&round["number"])) " · Table " (text(&played["table"])) " · a lobby with "
+                    strong { (others.iter().map(|name| name.as_str()).collect::<Vec<_>>().join(", ")) }
+                }
+                @if let Some(left) = played["timeLeftMs"].as_i64() {
+                    p { "Time left: " span class="timer" data-time-left-ms=(left) data-running=(text(&round["timer"]["running"])) { (clock(left)) } }
+                }
+                @if played.get("result").is_some() { p id="decided" { "Result: " (result_text(played, &names)) } }
+                @else { p class="help" { "The organizer enters the lobby's finishing order." } }
+            }
+        };
+    }
     let mine = usize::from(players.get(1) == Some(&me));
     let theirs = 1 - mine;
     let opponent = players
@@ -821,19 +884,16 @@ async fn pairings(
             Some(round) => {
                 h2 { "Round " (number) }
                 div class="table-scroll" { table class="pairings" {
-                    thead { tr { th scope="col" { "Table" } th scope="col" { "Player" } th scope="col" { "Opponent" } th scope="col" { "Result" } } }
+                    @let lobbies = round["matches"].as_array().into_iter().flatten().any(|played| played["players"].as_array().is_some_and(|players| players.len() > 2));
+                    thead { tr { th scope="col" { "Table" } th scope="col" { "Player" } th scope="col" { @if lobbies { "Opponents" } @else { "Opponent" } } th scope="col" { "Result" } } }
                     tbody {
                         @for played in round["matches"].as_array().into_iter().flatten() {
                             @let players = player_names(played, &registrations);
                             tr {
                                 td { (text(&played["table"])) }
                                 td { (players.first().cloned().unwrap_or_default()) }
-                                td { @if played["bye"] == true { "Bye" } @else { (players.get(1).cloned().unwrap_or_default()) } }
-                                td {
-                                    @if let Some(result) = played.get("result") {
-                                        (text(&result["games"]).replace(", ", "–")) " · " (text(&result["state"]))
-                                    } @else { "—" }
-                                }
+                                td { @if played["bye"] == true { "Bye" } @else { (players.get(1..).map(|rest| rest.join(", ")).unwrap_or_default()) } }
+                                td { (result_text(played, &players)) }
                             }
                         }
                     }
@@ -936,6 +996,21 @@ mod tests {
             "33.33%"
         );
         assert_eq!(tiebreaker_value("buchholz", &serde_json::json!(6.0)), "6");
+    }
+
+    #[test]
+    fn a_lobbys_result_reads_as_its_finishing_order() {
+        let lobby = serde_json::json!({"result": {"finish": [2, 1, 3, 3], "state": "final"}});
+        let names = ["Ana", "Ben", "Cam", "Dee"].map(str::to_owned);
+        assert_eq!(
+            result_text(&lobby, &names),
+            "1st Ben, 2nd Ana, 3rd Cam, 3rd Dee · final"
+        );
+        let played = serde_json::json!({"result": {"games": [2, 1], "state": "reported"}});
+        assert_eq!(result_text(&played, &names), "2–1 · reported");
+        assert_eq!(result_text(&serde_json::json!({}), &names), "—");
+        assert_eq!(ordinal(11), "11th");
+        assert_eq!(ordinal(22), "22nd");
     }
 
     #[test]
