@@ -2616,7 +2616,7 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     let (_, _, first) = &players[0];
     browser.fill(&format!("#table-{first}"), "4").await;
     browser
-        .click(&format!("form.fix-table:has(#table-{first}) button"))
+        .click(&format!("span.fix-table:has(#table-{first}) button"))
         .await;
     browser.wait_for("#registrations-heading").await;
     assert_eq!(browser.value(&format!("#table-{first}")).await, "4");
@@ -2666,12 +2666,12 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .await;
     browser
         .pick(
-            "table.console-matches tbody tr:first-child form.extend select",
+            "table.console-matches tbody tr:first-child span.extend select",
             "5",
         )
         .await;
     browser
-        .click("table.console-matches tbody tr:first-child form.extend button")
+        .click("table.console-matches tbody tr:first-child span.extend button")
         .await;
     browser.wait_for("table.console-matches").await;
     let round = read(format!("{api}/tournaments/{id}/rounds/1")).await;
@@ -2686,12 +2686,12 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     browser.screenshots("console").await;
     browser
         .pick(
-            "table.console-matches tbody tr:first-child form.enter select",
+            "table.console-matches tbody tr:first-child span.enter select",
             "2",
         )
         .await;
     browser
-        .click("table.console-matches tbody tr:first-child form.enter button")
+        .click("table.console-matches tbody tr:first-child span.enter button")
         .await;
     if browser.count("table.console-matches").await == 0 {
         panic!("entering a result: {}", browser.text("main").await);
@@ -3187,11 +3187,15 @@ async fn a_free_for_all_lobby_is_shown_to_its_players_and_its_finishing_order_en
         "{table}"
     );
     browser.go(&format!("{site}/tournaments/{id}/manage")).await;
-    assert_eq!(browser.count("form.lobby select").await, 4);
+    assert_eq!(browser.count("span.lobby select").await, 4);
     browser.screenshots("console-lobby").await;
-    browser.pick("form.lobby select[name='finish0']", "2").await;
-    browser.pick("form.lobby select[name='finish1']", "1").await;
-    browser.click("form.lobby button").await;
+    browser
+        .pick("span.lobby select[name^='finish0-']", "2")
+        .await;
+    browser
+        .pick("span.lobby select[name^='finish1-']", "1")
+        .await;
+    browser.click("span.lobby button").await;
     let result = browser
         .wait_for("table.console-matches tbody tr:first-child td:nth-child(3)")
         .await;

@@ -55,6 +55,16 @@ fn button(viewer: &Viewer, id: &str, action: &str, label: &str, fields: &[(&str,
     }
 }
 
+/// The id of the console's one form for its rows (see `console`).
+const CONSOLE_FORM: &str = "console";
+
+/// A row's button in the console's form: `action` on `target` (a match or a registration).
+fn row_button(action: &str, target: &str, label: &str, aria: Option<&str>) -> Markup {
+    html! {
+        button type="submit" form=(CONSOLE_FORM) name="action" value={ (action) ":" (target) } class="secondary small" aria-label=[aria] { (label) }
+    }
+}
+
 async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageResult {
     signed_in(&viewer)?;
     let tournament = read(&calls, &id).await?;
@@ -79,65 +89,73 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
     let stages = tournament["stages"].as_array().map_or(0, Vec::len);
     let current_stage = tournament["currentStage"].as_u64().unwrap_or(1);
     let names = |played: &Value| player_names(played, &registrations);
-    let enter = |played: &Value| {
+    // The round's and the registrations' controls all belong to one form (`form="console"`):
+    // one CSRF token for the page instead of one per button, each button naming its action
+    // and what it acts on (`drop:<registration>`), each field its match or registration.
+    let enter = |played: &Value, shared: bool| {
         let match_id = text(&played["id"]);
         let players = names(played);
-        if players.len() > 2 {
-            // A free-for-all lobby: each player's finish, 1st to last (ties share a place).
-            let places = players.len();
-            return html! {
-                form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="inline enter lobby" {
-                    (csrf_field(&viewer))
-                    input type="hidden" name="action" value="enterLobby";
-                    input type="hidden" name="match" value=(match_id);
-                    @for (at, player) in players.iter().enumerate() {
-                        label for={ "finish-" (match_id) "-" (at) } { (player) }
-                        select id={ "finish-" (match_id) "-" (at) } name={ "finish" (at) } {
-                            @for place in 1..=places { option value=(place) selected[place == at + 1] { (super::tournaments::ordinal(place)) } }
-                        }
+        let form = shared.then_some(CONSOLE_FORM);
+        let suffix = if shared {
+            format!("-{match_id}")
+        } else {
+            String::new()
+        };
+        let lobby = players.len() > 2;
+        let fields = html! {
+            @if lobby {
+                // A free-for-all lobby: each player's finish, 1st to last (ties share a place).
+                @for (at, player) in players.iter().enumerate() {
+                    label for={ "finish-" (match_id) "-" (at) } { (player) }
+                    select id={ "finish-" (match_id) "-" (at) } form=[form] name={ "finish" (at) (suffix) } {
+                        @for place in 1..=players.len() { option value=(place) selected[place == at + 1] { (super::tournaments::ordinal(place)) } }
                     }
-                    button type="submit" class="secondary small" aria-label={ "Enter the result of table " (text(&played["table"])) } { "Enter" }
                 }
-            };
-        }
-        html! {
-            form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="inline enter" {
-                (csrf_field(&viewer))
-                input type="hidden" name="action" value="enter";
-                input type="hidden" name="match" value=(match_id);
+            } @else {
                 @for (side, player) in players.iter().enumerate().take(2) {
-                    label class="visually-hidden" for={ "games-" (match_id) "-" (side) } { "Games " (player) " won" }
-                    select id={ "games-" (match_id) "-" (side) } name={ "games" (side) } {
+                    label class="visually-hidden" for={ "games-" (match_id) "-" (side) (if shared { "" } else { "-dispute" }) } { "Games " (player) " won" }
+                    select id={ "games-" (match_id) "-" (side) (if shared { "" } else { "-dispute" }) } form=[form] name={ "games" (side) (suffix) } {
                         @for n in 0..=3_u32 { option value=(n) { (n) } }
                     }
                 }
-                button type="submit" class="secondary small" aria-label={ "Enter the result of table " (text(&played["table"])) } { "Enter" }
+            }
+        };
+        let verb = if lobby { "enterLobby" } else { "enter" };
+        let aria = format!("Enter the result of table {}", text(&played["table"]));
+        html! {
+            @if shared {
+                span class={ "enter" (if lobby { " lobby" } else { "" }) } {
+                    (fields)
+                    button type="submit" form=(CONSOLE_FORM) name="action" value={ (verb) ":" (match_id) } class="secondary small" aria-label=(aria) { "Enter" }
+                }
+            } @else {
+                form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class={ "inline enter" (if lobby { " lobby" } else { "" }) } {
+                    (csrf_field(&viewer))
+                    input type="hidden" name="action" value=(verb);
+                    input type="hidden" name="match" value=(match_id);
+                    (fields)
+                    button type="submit" class="secondary small" aria-label=(aria) { "Enter" }
+                }
             }
         }
     };
     let extend = |played: &Value| {
         let match_id = text(&played["id"]);
         html! {
-            form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="inline extend" {
-                (csrf_field(&viewer))
-                input type="hidden" name="action" value="extend";
-                input type="hidden" name="match" value=(match_id);
+            span class="extend" {
                 label class="visually-hidden" for={ "extend-" (match_id) } { "Minutes to add at table " (text(&played["table"])) }
-                select id={ "extend-" (match_id) } name="minutes" { @for minutes in [3, 5, 10, 15] { option value=(minutes) { "+" (minutes) " min" } } }
-                button type="submit" class="secondary small" aria-label={ "Extend table " (text(&played["table"])) } { "Extend" }
+                select id={ "extend-" (match_id) } form=(CONSOLE_FORM) name={ "minutes-" (match_id) } { @for minutes in [3, 5, 10, 15] { option value=(minutes) { "+" (minutes) " min" } } }
+                (row_button("extend", &match_id, "Extend", Some(&format!("Extend table {}", text(&played["table"])))))
             }
         }
     };
     let fix_table = |registration: &Value| {
         let registration_id = text(&registration["id"]);
         html! {
-            form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="inline fix-table" {
-                (csrf_field(&viewer))
-                input type="hidden" name="action" value="fixTable";
-                input type="hidden" name="registration" value=(registration_id);
+            span class="fix-table" {
                 label class="visually-hidden" for={ "table-" (registration_id) } { "Fixed table of " (text(&registration["displayName"])) " (0 or empty: none)" }
-                input id={ "table-" (registration_id) } name="table" type="number" min="0" size="3" value=(text(&registration["fixedTable"]));
-                button type="submit" class="secondary small" { "Fix" }
+                input id={ "table-" (registration_id) } form=(CONSOLE_FORM) name={ "table-" (registration_id) } type="number" min="0" size="3" value=(text(&registration["fixedTable"]));
+                (row_button("fixTable", &registration_id, "Fix", Some(&format!("Fix the table of {}", text(&registration["displayName"])))))
             }
         }
     };
@@ -146,9 +164,15 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
             section id="disputes" role="alert" aria-labelledby="disputes-heading" {
                 h2 id="disputes-heading" { "Disputes (" (disputed.len()) ")" }
                 ul { @for played in &disputed {
-                    li { "Table " (text(&played["table"])) ": " (names(played).join(" vs ")) " reported different results. " (enter(played)) }
+                    li { "Table " (text(&played["table"])) ": " (names(played).join(" vs ")) " reported different results. " (enter(played, false)) }
                 } }
             }
+        }
+        form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } id=(CONSOLE_FORM) {
+            // Enter in a field of the form submits this first button: nothing happens, rather
+            // than the first row's action.
+            button type="submit" name="action" value="none" class="visually-hidden" tabindex="-1" aria-hidden="true" { "Reload" }
+            (csrf_field(&viewer))
         }
         section aria-labelledby="controls-heading" {
             h2 id="controls-heading" { "Run the event" }
@@ -191,7 +215,7 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
                             td { (text(&played["table"])) }
                             td { (names(played).join(" vs ")) @if played["bye"] == true { " (bye)" } }
                             td { (super::tournaments::result_text(played, &names(played))) }
-                            td { @if played["bye"] != true { (enter(played)) } }
+                            td { @if played["bye"] != true { (enter(played, true)) } }
                             td { @if played["bye"] != true && played.get("result").is_none_or(|result| result["state"] != "final") {
                                 @if let Some(left) = played["timeLeftMs"].as_i64() { span class="timer" data-time-left-ms=(left) data-running=(text(&round["timer"]["running"])) { (super::tournaments::clock(left)) } " " }
                                 (extend(played))
@@ -230,17 +254,17 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
                                         @if let Some(issues) = submission["issues"].as_array().filter(|issues| !issues.is_empty()) {
                                             details { summary { (issues.len()) " issues" } ul { @for issue in issues { li { (text(issue)) } } } }
                                         }
-                                        " " (button(&viewer, &id, "recheck", "Recheck", &[("registration", &registration_id)]))
+                                        " " (row_button("recheck", &registration_id, "Recheck", None))
                                     }
                                 }
                                 @if registration["lineupUnlocked"] == true { " · unlocked" }
-                                @else { " " (button(&viewer, &id, "unlock", "Unlock", &[("registration", &registration_id)])) }
+                                @else { " " (row_button("unlock", &registration_id, "Unlock", None)) }
                             }
                         }
                         td class="actions" {
-                            @if registration_state == "registered" { (button(&viewer, &id, "checkIn", "Check in", &[("registration", &registration_id)])) }
-                            @if registration_state == "dropped" { (button(&viewer, &id, "reinstate", "Reinstate", &[("registration", &registration_id)])) }
-                            @else if registration_state != "waitlisted" { (button(&viewer, &id, "drop", "Drop", &[("registration", &registration_id)])) }
+                            @if registration_state == "registered" { (row_button("checkIn", &registration_id, "Check in", None)) }
+                            @if registration_state == "dropped" { (row_button("reinstate", &registration_id, "Reinstate", None)) }
+                            @else if registration_state != "waitlisted" { (row_button("drop", &registration_id, "Drop", None)) }
                         }
                     }
                 } }
@@ -266,7 +290,9 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
     frame(&viewer, &tournament, "/manage", "Manage", body)
 }
 
-/// The fields of a console form.
+/// The fields of a console form: its own (`action` with `registration` or `match`), or the
+/// console's one form, whose button says `action:target` and whose fields are named after
+/// their match or registration (`games0-<match>`, `table-<registration>`).
 #[derive(Debug, Deserialize)]
 struct ConsoleForm {
     #[serde(default)]
@@ -279,23 +305,32 @@ struct ConsoleForm {
     name: String,
     #[serde(rename = "match", default)]
     match_id: String,
-    // Numbers arrive as text: a flattened map takes every field as a string.
-    #[serde(default)]
-    games0: String,
-    #[serde(default)]
-    games1: String,
-    #[serde(default)]
-    minutes: String,
-    /// A fixed table; empty or 0 frees it.
-    #[serde(default)]
-    table: String,
     #[serde(default)]
     url: String,
     #[serde(default)]
     webhook: String,
-    /// A lobby's finishes (`finish0`, `finish1` …, in the match's players order).
+    /// Every other field (numbers arrive as text: a flattened map takes each as a string).
     #[serde(flatten)]
     rest: std::collections::BTreeMap<String, String>,
+}
+
+impl ConsoleForm {
+    /// The action and what it acts on: `drop:r3` → (`drop`, `r3`).
+    fn verb(&self) -> (&str, &str) {
+        self.action
+            .split_once(':')
+            .unwrap_or((self.action.as_str(), ""))
+    }
+
+    /// The field `name` of the target (`games0-<match>` in the console's form, `games0` in a
+    /// form of its own).
+    fn value(&self, name: &str) -> &str {
+        let key = match self.verb() {
+            (_, "") => name.to_owned(),
+            (_, target) => format!("{name}-{target}"),
+        };
+        self.rest.get(&key).map_or("", String::as_str)
+    }
 }
 
 /// A number a select posted (0 when it is not one).
@@ -311,9 +346,20 @@ async fn act(
 ) -> PageResult {
     account_form(&viewer, &form.csrf)?;
     let client = calls.tournaments().map_err(failed)?;
+    let (verb, target) = form.verb();
+    let registration = if target.is_empty() {
+        form.registration.clone()
+    } else {
+        target.to_owned()
+    };
+    let match_id = if target.is_empty() {
+        form.match_id.clone()
+    } else {
+        target.to_owned()
+    };
     let change = |change: pb::change_registration_request::Change| pb::ChangeRegistrationRequest {
         id: id.clone(),
-        registration: form.registration.clone(),
+        registration: registration.clone(),
         change: Some(change),
     };
     let timer = |action: pb::control_timer_request::Action| pb::ControlTimerRequest {
@@ -322,7 +368,9 @@ async fn act(
     };
     use pb::change_registration_request::Change;
     use pb::control_timer_request::Action;
-    let done = match form.action.as_str() {
+    let done = match verb {
+        // Enter pressed in a field of the console's form.
+        "none" => Ok(()),
         "start" => client
             .start_tournament(pb::StartTournamentRequest { id: id.clone() })
             .await
@@ -368,8 +416,11 @@ async fn act(
         "enter" => client
             .report_result(pb::ReportResultRequest {
                 id: id.clone(),
-                match_id: form.match_id.clone(),
-                games: vec![posted_number(&form.games0), posted_number(&form.games1)],
+                match_id: match_id.clone(),
+                games: vec![
+                    posted_number(form.value("games0")),
+                    posted_number(form.value("games1")),
+                ],
                 finish: Vec::new(),
                 eliminations: Vec::new(),
             })
@@ -377,13 +428,14 @@ async fn act(
             .map(drop),
         "enterLobby" => {
             let finish: Vec<u32> = (0..)
-                .map_while(|at| form.rest.get(&format!("finish{at}")))
-                .map(|finish| posted_number(finish))
+                .map(|at| form.value(&format!("finish{at}")))
+                .take_while(|finish| !finish.is_empty())
+                .map(posted_number)
                 .collect();
             client
                 .report_result(pb::ReportResultRequest {
                     id: id.clone(),
-                    match_id: form.match_id.clone(),
+                    match_id: match_id.clone(),
                     games: Vec::new(),
                     finish,
                     eliminations: Vec::new(),
@@ -393,15 +445,15 @@ async fn act(
         }
         "extend" => client
             .control_timer(timer(Action::Extend(pb::ExtendMatch {
-                match_id: form.match_id.clone(),
-                minutes: posted_number(&form.minutes),
+                match_id: match_id.clone(),
+                minutes: posted_number(form.value("minutes")),
             })))
             .await
             .map(drop),
         "fixTable" => client
-            .change_registration(change(Change::FixedTable(
-                form.table.trim().parse().unwrap_or(0),
-            )))
+            .change_registration(change(Change::FixedTable(posted_number(
+                form.value("table"),
+            ))))
             .await
             .map(drop),
         "openRegistration" | "closeRegistration" => client
@@ -416,14 +468,14 @@ async fn act(
         "unlock" => client
             .unlock_lineup(pb::UnlockLineupRequest {
                 id: id.clone(),
-                registration: form.registration.clone(),
+                registration: registration.clone(),
             })
             .await
             .map(drop),
         "recheck" => client
             .recheck_lineup(pb::RecheckLineupRequest {
                 id: id.clone(),
-                registration: form.registration.clone(),
+                registration: registration.clone(),
             })
             .await
             .map(drop),
