@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Page weights and server times of the web frontend, through a running platform.
 
-    cargo run --release        # in another terminal, with the real card data
+    TURNIER_RATE_LIMIT_PER_SECOND=0 cargo run --release   # in another terminal, real card data
     python3 benches/web_pages.py [http://127.0.0.1:8080] [calls per page]
 
-Signs up an account (its session token is the browser's cookie), then loads each main page
+(The gateway's rate limit is off: the pages' loads come faster than one client may make them.)
+Signs up an account (its session token is the browser's cookie), creates a Pokémon tournament
+of 32 guests (Swiss and a top 8, round 1 paired, half its results in) for the tournament
+pages, then loads each main page
 `calls` times (50 by default) from one keep-alive connection. Prints JSON per page: the HTML's
 bytes, the page's whole weight with our stylesheet and script (what a browser fetches before
 card images), and the gateway's own p50 / p90 server time for the page's route, read from
