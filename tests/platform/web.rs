@@ -2683,6 +2683,10 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
             .expect("time left")
     };
     assert!(left(1) - left(2) > 4 * 60_000, "{} vs {}", left(1), left(2));
+    // Pairing again before the round's results are in: the console says why not.
+    browser.click("form:has(input[value='pair']) button").await;
+    let refused = browser.wait_for("#console-error").await;
+    assert!(!refused.is_empty(), "the service's reason");
     browser.screenshots("console").await;
     browser
         .pick(
@@ -3101,7 +3105,11 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
     assert_eq!(settled["result"]["games"], json!([2, 1]));
     assert_eq!(settled["result"]["state"], "final");
 
-    // The only round is played: Finish.
+    // The only round is played: pairing another is refused on the console, Finish ends the
+    // event.
+    browser.click("form:has(input[value='pair']) button").await;
+    let refused = browser.wait_for("#console-error").await;
+    assert!(!refused.is_empty(), "the service's reason");
     browser
         .click("form:has(input[value='advance']) button")
         .await;

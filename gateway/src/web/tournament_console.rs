@@ -67,19 +67,30 @@ fn row_button(action: &str, target: &str, label: &str, aria: Option<&str>) -> Ma
 
 async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageResult {
     signed_in(&viewer)?;
-    let tournament = read(&calls, &id).await?;
-    if !organizes(&viewer, &tournament) {
+    console_page(&viewer, &calls, &id, None).await
+}
+
+/// The console, with what the service refused of the organizer's last action (`problem`).
+async fn console_page(
+    viewer: &Viewer,
+    calls: &Calls,
+    id: &str,
+    problem: Option<&str>,
+) -> PageResult {
+    let id = id.to_owned();
+    let tournament = read(calls, &id).await?;
+    if !organizes(viewer, &tournament) {
         return Err(failed(crate::ApiError::new(
             StatusCode::FORBIDDEN,
             "permission_denied",
             "only the tournament's organizers manage it",
         )));
     }
-    let registrations = registrations(&calls, &id).await;
-    let round = current_round(&calls, &tournament).await;
+    let registrations = registrations(calls, &id).await;
+    let round = current_round(calls, &tournament).await;
     let matches = matches_of(round.as_ref());
-    let lineups = lineups(&calls, &id).await;
-    let hooks = webhooks(&calls, &id).await;
+    let lineups = lineups(calls, &id).await;
+    let hooks = webhooks(calls, &id).await;
     let takes_lineups = tournament["deckSettings"].is_object();
     let disputed: Vec<&Value> = matches
         .iter()
@@ -130,7 +141,7 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
                 }
             } @else {
                 form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class={ "inline enter" (if lobby { " lobby" } else { "" }) } {
-                    (csrf_field(&viewer))
+                    (csrf_field(viewer))
                     input type="hidden" name="action" value=(verb);
                     input type="hidden" name="match" value=(match_id);
                     (fields)
@@ -160,6 +171,7 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
         }
     };
     let body = html! {
+        @if let Some(problem) = problem { p class="error" role="alert" id="console-error" { (problem) } }
         @if !disputed.is_empty() {
             section id="disputes" role="alert" aria-labelledby="disputes-heading" {
                 h2 id="disputes-heading" { "Disputes (" (disputed.len()) ")" }
@@ -172,25 +184,25 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
             // Enter in a field of the form submits this first button: nothing happens, rather
             // than the first row's action.
             button type="submit" name="action" value="none" class="visually-hidden" tabindex="-1" aria-hidden="true" { "Reload" }
-            (csrf_field(&viewer))
+            (csrf_field(viewer))
         }
         section aria-labelledby="controls-heading" {
             h2 id="controls-heading" { "Run the event" }
             // A `div`: a form cannot sit in a paragraph (the parser would close it first).
             div class="actions" id="controls" {
-                @if state == "registration" { (button(&viewer, &id, "start", "Start the tournament", &[])) }
+                @if state == "registration" { (button(viewer, &id, "start", "Start the tournament", &[])) }
                 @if state == "running" {
-                    (button(&viewer, &id, "pair", "Pair the next round", &[]))
+                    (button(viewer, &id, "pair", "Pair the next round", &[]))
                     @if let Some(round) = &round {
-                        @if round["timer"]["running"] == true { (button(&viewer, &id, "pauseTimer", "Pause the timer", &[])) }
-                        @else { (button(&viewer, &id, "startTimer", "Start the timer", &[])) }
+                        @if round["timer"]["running"] == true { (button(viewer, &id, "pauseTimer", "Pause the timer", &[])) }
+                        @else { (button(viewer, &id, "startTimer", "Start the timer", &[])) }
                     }
-                    @if (current_stage as usize) < stages { (button(&viewer, &id, "advance", "Advance to the next stage", &[])) }
-                    @else { (button(&viewer, &id, "advance", "Finish the tournament", &[])) }
+                    @if (current_stage as usize) < stages { (button(viewer, &id, "advance", "Advance to the next stage", &[])) }
+                    @else { (button(viewer, &id, "advance", "Finish the tournament", &[])) }
                 }
                 @if state != "finished" {
-                    @if tournament["registrationOpen"] == true { (button(&viewer, &id, "closeRegistration", "Close registration", &[])) }
-                    @else { (button(&viewer, &id, "openRegistration", "Open registration", &[])) }
+                    @if tournament["registrationOpen"] == true { (button(viewer, &id, "closeRegistration", "Close registration", &[])) }
+                    @else { (button(viewer, &id, "openRegistration", "Open registration", &[])) }
                 }
                 a href={ "/tournaments/" (urlencode(&id)) "/pairings/print?by=table" } { "Print pairings by table" }
                 a href={ "/tournaments/" (urlencode(&id)) "/pairings/print?by=name" } { "Print pairings by name" }
@@ -228,7 +240,7 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
         section aria-labelledby="registrations-heading" {
             h2 id="registrations-heading" { "Registrations (" (registrations.len()) ")" }
             form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="search" {
-                (csrf_field(&viewer))
+                (csrf_field(viewer))
                 input type="hidden" name="action" value="guest";
                 label for="guest-name" { "Add a guest" }
                 input id="guest-name" name="name" required maxlength="100" placeholder="Name";
@@ -276,10 +288,10 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
             @if hooks.is_empty() { p { "None." } }
             ul { @for hook in &hooks {
                 li { code { (text(&hook["url"])) } " · " (if hook["events"].as_array().is_none_or(Vec::is_empty) { "every event".to_owned() } else { text(&hook["events"]) })
-                    " " (button(&viewer, &id, "removeWebhook", "Remove", &[("webhook", &text(&hook["id"]))])) }
+                    " " (button(viewer, &id, "removeWebhook", "Remove", &[("webhook", &text(&hook["id"]))])) }
             } }
             form method="post" action={ "/tournaments/" (urlencode(&id)) "/manage" } class="search" {
-                (csrf_field(&viewer))
+                (csrf_field(viewer))
                 input type="hidden" name="action" value="addWebhook";
                 label for="webhook-url" { "Add a webhook" }
                 input id="webhook-url" name="url" type="url" required placeholder="https://example.com/turnier";
@@ -287,7 +299,7 @@ async fn console(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageRe
             }
         }
     };
-    frame(&viewer, &tournament, "/manage", "Manage", body)
+    frame(viewer, &tournament, "/manage", "Manage", body)
 }
 
 /// The fields of a console form: its own (`action` with `registration` or `match`), or the
@@ -501,7 +513,21 @@ async fn act(
             return Err(no_action(other, "in the console"));
         }
     };
-    done.map_err(failed)?;
+    if let Err(error) = done {
+        // The service's refusal of a well-formed action (pairing before every result is in,
+        // advancing a stage still running) is shown on the console, with its status; anything
+        // else is the error page.
+        let api = crate::ApiError::from(error);
+        let status = api.status();
+        if status.is_server_error()
+            || status == StatusCode::UNAUTHORIZED
+            || status == StatusCode::FORBIDDEN
+        {
+            return Err(failed(api));
+        }
+        let page = console_page(&viewer, &calls, &id, Some(api.message())).await?;
+        return Ok((status, page).into_response());
+    }
     Ok(Redirect::to(&format!("/tournaments/{}/manage", urlencode(&id))).into_response())
 }
 
