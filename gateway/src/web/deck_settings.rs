@@ -203,6 +203,32 @@ pub async fn find(calls: &Calls, game: Game, query: &str) -> Result<Vec<SearchHi
     Ok(found)
 }
 
+/// The banned cards' names by the ref saved (the catalog's; a ref it does not know is shown as
+/// itself).
+pub async fn names(
+    calls: &Calls,
+    game: Game,
+    refs: &[String],
+) -> std::collections::BTreeMap<String, String> {
+    let Ok(catalog) = calls.catalog() else {
+        return std::collections::BTreeMap::new();
+    };
+    if refs.is_empty() {
+        return std::collections::BTreeMap::new();
+    }
+    catalog
+        .get_cards(game, refs.to_vec())
+        .await
+        .map(|answer| {
+            answer
+                .cards
+                .into_iter()
+                .filter_map(|found| found.card.map(|card| (found.r#ref, card.name)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// One scope's rule picker: the game's default, or a built-in or one of the viewer's own.
 fn rule_picker(
     name: &str,
@@ -233,7 +259,12 @@ fn rule_picker(
 }
 
 /// The deck settings' fields, inside a form whose `op` buttons post back to where it came from.
-pub fn section(deck: &DeckDraft, rulesets: &[scripts::Ruleset], found: &[SearchHit]) -> Markup {
+pub fn section(
+    deck: &DeckDraft,
+    rulesets: &[scripts::Ruleset],
+    found: &[SearchHit],
+    names: &std::collections::BTreeMap<String, String>,
+) -> Markup {
     html! {
         section aria-labelledby="decks-heading" id="deck-settings" {
             h2 id="decks-heading" { "Deck settings" }
@@ -250,7 +281,8 @@ pub fn section(deck: &DeckDraft, rulesets: &[scripts::Ruleset], found: &[SearchH
                     @for card in &deck.banned {
                         li {
                             input type="hidden" name="banned" value=(card);
-                            (card) " " (op(&format!("unban:{card}"), "Remove", Some(&format!("Remove {card} from the banned cards"))))
+                            @let name = names.get(card).unwrap_or(card);
+                            (name) " " (op(&format!("unban:{card}"), "Remove", Some(&format!("Remove {name} from the banned cards"))))
                         }
                     }
                 }
@@ -309,6 +341,7 @@ async fn render(
     let id = text(&tournament["id"]);
     let rulesets = super::deck_rules::offered(calls, game).await;
     let found = find(calls, game, &deck.query).await?;
+    let names = names(calls, game, &deck.banned).await;
     let body = html! {
         @if let Some(problem) = problem { p class="error" role="alert" id="form-error" { (problem) } }
         p class="help" { "Saving pins the current version of every rule chosen: a later edit of a ruleset changes nothing here until you save again." }
@@ -316,7 +349,7 @@ async fn render(
             // Enter in a field redraws the form (finds cards) instead of saving it half-typed.
             button type="submit" name="op" value="refresh" class="visually-hidden" tabindex="-1" aria-hidden="true" formnovalidate { "Redraw" }
             (csrf_field(viewer))
-            (section(deck, &rulesets, &found))
+            (section(deck, &rulesets, &found, &names))
             button type="submit" name="op" value="save" { "Save deck settings" }
         }
     };

@@ -123,6 +123,8 @@ struct Offered {
     formats: Vec<String>,
     rulesets: Vec<scripts::Ruleset>,
     found: Vec<proto::search::v1::SearchHit>,
+    /// The banned cards' names.
+    names: std::collections::BTreeMap<String, String>,
 }
 
 /// The settings a stage of `format` starts from as the `stage`-th (from 0), and the game's
@@ -431,7 +433,7 @@ fn render(
                 label { input type="checkbox" name="check_in" value="on" checked[draft.check_in]; " Players check in before the first round" }
                 (stages_section(game, draft, offered))
                 (rules_section(draft))
-                (deck_settings::section(&draft.deck, &offered.rulesets, &offered.found))
+                (deck_settings::section(&draft.deck, &offered.rulesets, &offered.found, &offered.names))
                 section aria-labelledby="webhook-heading" {
                     h2 id="webhook-heading" { "Webhook" }
                     label for="webhook" { "Send every event to (empty: none; more on the Manage page)" }
@@ -452,10 +454,12 @@ async fn offered(
     let (_, formats) = defaults(calls, game, "", 0).await.map_err(failed)?;
     let rulesets = super::deck_rules::offered(calls, game).await;
     let found = deck_settings::find(calls, game, &draft.deck.query).await?;
+    let names = deck_settings::names(calls, game, &draft.deck.banned).await;
     Ok(Offered {
         formats,
         rulesets,
         found,
+        names,
     })
 }
 
