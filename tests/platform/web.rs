@@ -2995,6 +2995,17 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
     browser.enter(site, "signin", "ada").await;
     let page = format!("{site}/tournaments/{id}");
     browser.go(&page).await;
+    // The stage's settings in the guide's words.
+    let settings = browser.text("ol.stages dl.settings").await;
+    for said in [
+        "Number of rounds",
+        "Bye handling",
+        "No byes",
+        "Random within score groups",
+        "Buchholz",
+    ] {
+        assert!(settings.contains(said), "{said}: {settings}");
+    }
     let due = browser.text("#lineup-deadline").await;
     assert!(due.contains("2020-01-01 00:00 UTC"), "{due}");
     assert!(browser.text("#lineup-locked").await.contains("locked"));

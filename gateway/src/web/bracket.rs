@@ -16,7 +16,8 @@ use serde_json::Value;
 
 use super::answer::{PageResult, failed};
 use super::session::Viewer;
-use super::tournaments::{frame, player_names, read, registrations, text, words};
+use super::tournaments::{frame, player_names, read, registrations};
+use super::wording::{text, words};
 use crate::auth::Calls;
 use crate::state::AppState;
 

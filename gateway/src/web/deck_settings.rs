@@ -28,7 +28,8 @@ use super::answer::{PageResult, account_form, failed, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::stage_settings::{Fields, all, field, has};
-use super::tournaments::{frame, organizes, read, text};
+use super::tournaments::{frame, organizes, read};
+use super::wording::text;
 use crate::auth::Calls;
 use crate::state::AppState;
 

@@ -25,6 +25,7 @@ mod templates;
 mod tournament_console;
 mod tournament_create;
 mod tournaments;
+mod wording;
 
 use std::net::{IpAddr, SocketAddr};
 

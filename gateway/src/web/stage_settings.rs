@@ -11,7 +11,7 @@
 use maud::{Markup, html};
 use serde_json::{Map, Value, json};
 
-use super::tournaments::{TIEBREAKERS, words};
+use super::wording::{CHOICES, TIEBREAKERS, label, text, words};
 
 /// A posted form's fields, in order.
 pub type Fields = [(String, String)];
@@ -37,106 +37,6 @@ pub fn has(fields: &Fields, name: &str) -> bool {
     fields.iter().any(|(key, _)| key == name)
 }
 
-/// The guide's name of each setting.
-const LABELS: [(&str, &str); 27] = [
-    ("rounds", "Number of rounds"),
-    ("allow_draws", "Allow draws"),
-    ("bye_handling", "Bye handling"),
-    ("pairing_style", "Pairing style"),
-    ("prevent_repeat_matchups", "Prevent repeat matchups"),
-    ("first_round_seeding", "First-round seeding"),
-    (
-        "late_entry_through_round",
-        "Allow late entry through round (empty: no late entry)",
-    ),
-    ("seeding", "Seeding method"),
-    ("grand_finals", "Grand finals (double elimination)"),
-    ("third_place_match", "Hold third-place match"),
-    ("allow_byes", "Allow byes"),
-    ("allow_early_cutoff", "Allow early cutoff"),
-    (
-        "advance_mode",
-        "Advance mode (double elimination into double elimination)",
-    ),
-    ("cycles", "Round robin cycles"),
-    ("grouping", "Grouping"),
-    ("round_minutes", "Round time (minutes)"),
-    ("players_per_lobby", "Players per lobby"),
-    ("placement_points", "Placement points (1st, 2nd, …)"),
-    ("tie_scoring", "Tie scoring"),
-    ("elimination_points", "Elimination points (empty: none)"),
-    ("matches", "Number of matches (Cumulative Points)"),
-    ("points_to_win", "Points to win (Threshold Win)"),
-    ("required_finish", "Required finish (Threshold Win)"),
-    (
-        "maximum_matches",
-        "Maximum matches (Threshold Win; empty: no cap)",
-    ),
-    ("if_no_one_wins", "If no one wins"),
-    ("lobby_seeding", "Lobby seeding"),
-    ("lobby_distribution", "Lobby distribution"),
-];
-
-const SEEDING: &[(&str, &str)] = &[
-    ("manual", "Manual"),
-    ("random", "Random"),
-    ("rating", "Rating"),
-    ("prior_stage", "Prior stage results"),
-];
-
-/// The values of each setting that is a choice, as the guide names them.
-const CHOICES: [(&str, &[(&str, &str)]); 10] = [
-    (
-        "pairing_style",
-        &[
-            ("random_within_score_groups", "Random within score groups"),
-            ("fold", "Fold (top half vs bottom half)"),
-            ("adjacent", "Adjacent standings order"),
-        ],
-    ),
-    (
-        "bye_handling",
-        &[
-            ("full_points", "Award full points"),
-            ("zero_points", "Award zero points"),
-            ("no_byes", "No byes"),
-        ],
-    ),
-    ("first_round_seeding", SEEDING),
-    ("seeding", SEEDING),
-    (
-        "grand_finals",
-        &[
-            ("single_set", "Single set"),
-            ("bracket_reset", "Bracket reset"),
-        ],
-    ),
-    (
-        "advance_mode",
-        &[
-            ("reset_bracket", "Reset bracket"),
-            ("continue_brackets", "Continue brackets"),
-        ],
-    ),
-    (
-        "tie_scoring",
-        &[("competition", "Competition"), ("split", "Split")],
-    ),
-    (
-        "lobby_seeding",
-        &[
-            ("initial_seed", "Initial seed"),
-            ("current_standings", "Current standings"),
-            ("random", "Random"),
-        ],
-    ),
-    ("lobby_distribution", &[("snake", "Snake")]),
-    (
-        "if_no_one_wins",
-        &[("highest_points_wins", "Highest points wins")],
-    ),
-];
-
 /// The tiebreakers a round robin offers (the guide's table); Swiss offers every one.
 const ROUND_ROBIN_TIEBREAKERS: [&str; 4] = [
     "head_to_head",
@@ -144,14 +44,6 @@ const ROUND_ROBIN_TIEBREAKERS: [&str; 4] = [
     "game_win_percentage",
     "points_scored",
 ];
-
-/// A setting's name as the guide writes it.
-fn label(key: &str) -> String {
-    LABELS
-        .iter()
-        .find(|(name, _)| *name == key)
-        .map_or_else(|| words(key), |(_, label)| (*label).to_owned())
-}
 
 /// The settings a stage of `format` may have that its defaults leave out while off, with the
 /// JSON the editor treats them as (an optional number, a grouping).
@@ -268,7 +160,7 @@ fn setting(prefix: &str, format: &str, key: &str, default: &Value, value: &Value
         _ => html! {
             div class="field" {
                 label for=(id) { (label) }
-                input id=(id) name=(name) value=(super::tournaments::text(value));
+                input id=(id) name=(name) value=(text(value));
             }
         },
     }
@@ -508,10 +400,7 @@ mod tests {
                         out.push((format!("{name}.{part}"), number_text(value)));
                     }
                 }
-                other => out.push((
-                    name,
-                    super::super::tournaments::text(other).replace(".0", ""),
-                )),
+                other => out.push((name, text(other).replace(".0", ""))),
             }
         }
         out

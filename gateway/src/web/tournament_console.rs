@@ -28,8 +28,9 @@ use super::answer::{PageResult, account_form, failed, no_action, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::tournaments::{
-    current_round, frame, matches_of, organizes, player_names, read, registrations, text, words,
+    current_round, frame, matches_of, organizes, player_names, read, registrations,
 };
+use super::wording::{text, words};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -119,7 +120,7 @@ async fn console_page(
                 @for (at, player) in players.iter().enumerate() {
                     label for={ "finish-" (match_id) "-" (at) } { (player) }
                     select id={ "finish-" (match_id) "-" (at) } form=[form] name={ "finish" (at) (suffix) } {
-                        @for place in 1..=players.len() { option value=(place) selected[place == at + 1] { (super::tournaments::ordinal(place)) } }
+                        @for place in 1..=players.len() { option value=(place) selected[place == at + 1] { (super::wording::ordinal(place)) } }
                     }
                 }
             } @else {
@@ -694,7 +695,7 @@ async fn print_standings(calls: Calls, Path(id): Path<String>) -> PageResult {
     headers.extend(
         names
             .iter()
-            .map(|name| super::tournaments::tiebreaker_name(name).0.to_owned()),
+            .map(|name| super::wording::tiebreaker_name(name).0.to_owned()),
     );
     let rows: Vec<Vec<String>> = lines
         .iter()

@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::answer::{PageResult, account_form, failed, known_game, no_action, typed};
 use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
+use super::wording::{ordinal, setting_in_words, text, tiebreaker_name, words};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -35,90 +36,6 @@ pub fn routes() -> Router<AppState> {
         .route("/tournaments/{id}/report", post(report))
         .route("/tournaments/{id}/lineup", post(submit_lineup))
         .route("/tournaments/{id}/rules", post(save_rule))
-}
-
-/// Each tiebreaker the service names, as people read it and what it means (the guide's words).
-pub(super) const TIEBREAKERS: [(&str, &str, &str); 10] = [
-    (
-        "head_to_head",
-        "H2H",
-        "Head-to-head: among players tied on points, the points each earned against the others in the tie.",
-    ),
-    (
-        "score_difference",
-        "Diff",
-        "Score difference: games won minus games lost, over every match played.",
-    ),
-    (
-        "game_win_percentage",
-        "GW%",
-        "Game win percentage: games won divided by games played.",
-    ),
-    (
-        "points_scored",
-        "Pts scored",
-        "Points scored: total games won over every match played.",
-    ),
-    (
-        "buchholz",
-        "Buchholz",
-        "Buchholz: the sum of the current points of every opponent played; byes add nothing.",
-    ),
-    (
-        "median_buchholz",
-        "Median B.",
-        "Median Buchholz: Buchholz without the single highest and single lowest opponent.",
-    ),
-    (
-        "sonneborn_berger",
-        "S-B",
-        "Sonneborn-Berger: the points of every opponent beaten, plus half of every opponent drawn.",
-    ),
-    (
-        "opponent_match_win_percentage",
-        "OMW%",
-        "Opponent match win percentage: the average match-win percentage of the opponents.",
-    ),
-    (
-        "opponent_opponent_match_win_percentage",
-        "OOMW%",
-        "Opponent-opponent match win percentage: the average OMW% of the opponents.",
-    ),
-    (
-        "opponent_game_win_percentage",
-        "OGW%",
-        "Opponent game win percentage: the average game-win percentage of the opponents.",
-    ),
-];
-
-pub(super) fn text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        Value::Null => String::new(),
-        Value::Bool(true) => "yes".to_owned(),
-        Value::Bool(false) => "no".to_owned(),
-        Value::Array(list) => list.iter().map(text).collect::<Vec<_>>().join(", "),
-        other => other.to_string(),
-    }
-}
-
-/// A setting's key in plain words: `bestOf` → "best of", `late_entry` → "late entry".
-pub(super) fn words(key: &str) -> String {
-    let mut out = String::new();
-    for character in key.chars() {
-        if character.is_ascii_uppercase() {
-            out.push(' ');
-            out.push(character.to_ascii_lowercase());
-        } else if character == '_' {
-            out.push(' ');
-        } else {
-            out.push(character);
-        }
-    }
-    let mut chars = out.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().collect::<String>() + chars.as_str()
-    })
 }
 
 pub(super) async fn read(calls: &Calls, id: &str) -> Result<Value, axum::response::Response> {
@@ -330,7 +247,8 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
                         strong { (words(&text(&stage["format"]))) } " · " (text(&stage["state"]))
                         dl class="settings" {
                             @for (key, value) in stage["settings"].as_object().into_iter().flatten() {
-                                dt { (words(key)) } dd { (text(value)) }
+                                @let (name, shown) = setting_in_words(key, value);
+                                dt { (name) } dd { (shown) }
                             }
                         }
                     }
@@ -395,18 +313,6 @@ pub(super) fn matches_of(round: Option<&Value>) -> Vec<Value> {
     round
         .and_then(|round| round["matches"].as_array().cloned())
         .unwrap_or_default()
-}
-
-/// `1st`, `2nd`, `3rd`, `4th` … `11th`, `21st`.
-pub(super) fn ordinal(place: usize) -> String {
-    let suffix = match (place % 10, place % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{place}{suffix}")
 }
 
 /// A match's result as the pages write it: a one-on-one match's games (`2–1 · final`), a
@@ -931,14 +837,6 @@ pub(super) async fn standing_lines(calls: &Calls, id: &str) -> (Vec<Value>, Vec<
     (lines, names)
 }
 
-/// A tiebreaker's short name and its meaning (the guide's words); an unknown one as itself.
-pub(super) fn tiebreaker_name(name: &str) -> (&str, &'static str) {
-    TIEBREAKERS
-        .iter()
-        .find(|(id, _, _)| *id == name)
-        .map_or((name, ""), |(_, short, meaning)| (*short, *meaning))
-}
-
 /// A standings line's cells after the rank and name: points, record, then each tiebreaker.
 pub(super) fn standing_cells(line: &Value, names: &[String]) -> Vec<String> {
     let mut cells = vec![
@@ -1011,19 +909,5 @@ mod tests {
         assert_eq!(result_text(&serde_json::json!({}), &names), "—");
         assert_eq!(ordinal(11), "11th");
         assert_eq!(ordinal(22), "22nd");
-    }
-
-    #[test]
-    fn setting_keys_read_as_words() {
-        assert_eq!(words("bestOf"), "Best of");
-        assert_eq!(words("late_entry"), "Late entry");
-        assert_eq!(words("rounds"), "Rounds");
-    }
-
-    #[test]
-    fn every_tiebreaker_of_the_guide_has_a_short_name_and_a_meaning() {
-        for (id, short, meaning) in TIEBREAKERS {
-            assert!(!short.is_empty() && meaning.ends_with('.'), "{id}");
-        }
     }
 }
