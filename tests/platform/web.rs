@@ -2693,6 +2693,27 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
             .expect("time left")
     };
     assert!(left(1) - left(2) > 4 * 60_000, "{} vs {}", left(1), left(2));
+    // What the running stage may still change: repeats allowed, 45-minute rounds.
+    browser.click("details.stage-settings summary").await;
+    browser
+        .client
+        .find(Locator::Css(
+            "#stage-form input[name='prevent_repeat_matchups']",
+        ))
+        .await
+        .expect("the checkbox")
+        .click()
+        .await
+        .expect("unchecked");
+    browser.fill("#stage-round-minutes", "45").await;
+    browser.click("#stage-form button").await;
+    browser.wait_for("#registrations-heading").await;
+    let changed = read(format!("{api}/tournaments/{id}")).await;
+    let settings = &changed["tournament"]["stages"][0]["settings"];
+    assert_eq!(settings["prevent_repeat_matchups"], false);
+    assert_eq!(settings["round_minutes"], 45);
+    assert_eq!(settings["pairing_style"], "fold", "left as it was");
+
     // Pairing again before the round's results are in: the console says why not.
     browser.click("form:has(input[value='pair']) button").await;
     let refused = browser.wait_for("#console-error").await;

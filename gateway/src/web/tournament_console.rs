@@ -56,6 +56,39 @@ fn button(viewer: &Viewer, id: &str, action: &str, label: &str, fields: &[(&str,
     }
 }
 
+/// What a running stage may still change (the guide: a Swiss stage that cannot be paired
+/// without a rematch is mended by turning Prevent repeat matchups off or changing its pairing
+/// style), and its round time.
+fn stage_form(viewer: &Viewer, id: &str, number: u64, stage: &Value) -> Markup {
+    let settings = &stage["settings"];
+    let swiss = stage["format"] == "swiss";
+    let style = text(&settings["pairing_style"]);
+    let choices = super::wording::CHOICES
+        .iter()
+        .find(|(key, _)| *key == "pairing_style")
+        .map_or(&[][..], |(_, choices)| *choices);
+    html! {
+        details class="stage-settings" {
+            summary { "Stage " (number) " settings that may change while it runs" }
+            form method="post" action={ "/tournaments/" (urlencode(id)) "/manage" } class="stack" id="stage-form" {
+                (csrf_field(viewer))
+                input type="hidden" name="action" value="stage";
+                input type="hidden" name="stage" value=(number);
+                @if swiss {
+                    label for="stage-pairing-style" { "Pairing style" }
+                    select id="stage-pairing-style" name="pairing_style" {
+                        @for (value, label) in choices { option value=(value) selected[*value == style] { (label) } }
+                    }
+                    label { input type="checkbox" name="prevent_repeat_matchups" value="on" checked[settings["prevent_repeat_matchups"] == true]; " Prevent repeat matchups" }
+                }
+                label for="stage-round-minutes" { "Round time (minutes)" }
+                input id="stage-round-minutes" name="round_minutes" type="number" min="1" max="1440" value=(text(&settings["round_minutes"]));
+                button type="submit" class="secondary" { "Save stage settings" }
+            }
+        }
+    }
+}
+
 /// The id of the console's one form for its rows (see `console`).
 const CONSOLE_FORM: &str = "console";
 
@@ -209,6 +242,11 @@ async fn console_page(
                 a href={ "/tournaments/" (urlencode(&id)) "/pairings/print?by=name" } { "Print pairings by name" }
                 a href={ "/tournaments/" (urlencode(&id)) "/standings/print" } { "Print standings" }
                 a href={ "/tournaments/" (urlencode(&id)) "/deck-settings" } id="deck-settings-link" { "Deck settings" }
+            }
+            @if state == "running" {
+                @if let Some(stage) = tournament["stages"].get(usize::try_from(current_stage.max(1) - 1).unwrap_or(0)) {
+                    (stage_form(viewer, &id, current_stage, stage))
+                }
             }
             @if state != "registration" {
                 p class="actions" id="exports" {
@@ -469,6 +507,24 @@ async fn act(
             ))))
             .await
             .map(drop),
+        "stage" => {
+            let swiss = form.rest.contains_key("pairing_style");
+            client
+                .update_tournament(pb::UpdateTournamentRequest {
+                    id: id.clone(),
+                    registration_open: None,
+                    stages: vec![pb::StageSettingsPatch {
+                        stage: posted_number(form.value("stage")),
+                        pairing_style: form.rest.get("pairing_style").cloned(),
+                        prevent_repeat_matchups: swiss
+                            .then(|| form.rest.contains_key("prevent_repeat_matchups")),
+                        round_minutes: Some(posted_number(form.value("round_minutes"))),
+                    }],
+                    deck_settings: None,
+                })
+                .await
+                .map(drop)
+        }
         "openRegistration" | "closeRegistration" => client
             .update_tournament(pb::UpdateTournamentRequest {
                 id: id.clone(),

@@ -21,7 +21,7 @@ use serde_json::Value;
 use super::answer::{PageResult, account_form, failed, known_game, no_action, typed};
 use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
-use super::wording::{ordinal, setting_in_words, text, tiebreaker_name, words};
+use super::wording::{ordinal, setting_in_words, text, tiebreaker_name, time, words};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -220,7 +220,15 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
                 (Some(_), Some(registration)) => {
                     @let state = text(&registration["state"]);
                     @let registration_id = text(&registration["id"]);
-                    p id="my-registration" { "You are " (words(&state).to_lowercase()) "." }
+                    p id="my-registration" {
+                        "You are " (words(&state).to_lowercase())
+                        @if state == "waitlisted" {
+                            // The waitlist moves up in sign-up order.
+                            @let place = registrations.iter().filter(|other| other["state"] == "waitlisted").position(|other| other["id"] == registration["id"]).map_or(1, |at| at + 1);
+                            " (" (ordinal(place)) " in line)"
+                        }
+                        "."
+                    }
                     @if tournament["state"] == "registration" {
                         @if tournament["checkIn"] == true && state == "registered" {
                             p class="help" { "Check in to be paired in the first round." }
@@ -259,7 +267,7 @@ async fn overview(viewer: Viewer, calls: Calls, Path(id): Path<String>) -> PageR
             section aria-labelledby="rules-heading" id="rules" {
                 h2 id="rules-heading" { "Rules" }
                 p { "Decks to bring: " (text(&settings["decksToBring"]))
-                    @if settings.contains_key("deadline") { " · deadline " (text(&settings["deadline"])) } }
+                    @if settings.contains_key("deadline") { " · deadline " (time(&text(&settings["deadline"]))) } }
                 @for (scope, label) in [("card", "Card rule"), ("deck", "Deck rule"), ("deckset", "Deck set rule")] {
                     @if let Some(rule) = settings.get("rules").and_then(|rules| rules.get(scope)).filter(|rule| rule.is_object()) {
                         article class="rule" data-scope=(scope) {

@@ -252,6 +252,15 @@ pub(super) fn setting_in_words(key: &str, value: &Value) -> (String, String) {
     (label(key), shown)
 }
 
+/// An RFC 3339 time as the pages show it: `2027-01-31 12:00 UTC` (text that is not one, as
+/// itself).
+pub(super) fn time(rfc3339: &str) -> String {
+    rfc3339.parse::<jiff::Timestamp>().map_or_else(
+        |_| rfc3339.to_owned(),
+        |time| time.strftime("%Y-%m-%d %H:%M UTC").to_string(),
+    )
+}
+
 /// A number without needless decimals (`3`, `0.5`); anything else as text.
 fn number(value: &Value) -> String {
     value
