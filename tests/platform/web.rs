@@ -240,6 +240,20 @@ impl Browser {
                 errors.is_empty(),
                 "the console shows errors on `{name}` at {width} px: {errors:#?}"
             );
+            // Nothing wider than the window: a phone never scrolls sideways (tables scroll in
+            // their own box).
+            let wide = self
+                .client
+                .execute(
+                    "if (document.documentElement.scrollWidth <= window.innerWidth) { return []; }
+                     return [...document.querySelectorAll('main *')]
+                       .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll'))
+                       .slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id);",
+                    vec![],
+                )
+                .await
+                .expect("a script");
+            assert_eq!(wide, json!([]), "`{name}` is wider than {width} px");
             // An empty paragraph is the parser's: a `form` or `div` inside a `p` closes it
             // early, and the closing tag left over makes an empty one.
             let empty = self
@@ -2667,13 +2681,19 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
             .any(|player| player == first.as_str()),
         "the fixed table: {at_four}"
     );
-    // The timer runs; table 1 gets five more minutes than the others.
+    // The timer runs; the first row's table gets five more minutes than the others.
     browser
         .click("form:has(input[value='startTimer']) button")
         .await;
     browser
         .wait_for("form:has(input[value='pauseTimer'])")
         .await;
+    let extended: u64 = browser
+        .text("table.console-matches tbody tr:first-child td:first-child")
+        .await
+        .parse()
+        .expect("a table number");
+    let other = if extended == 1 { 2 } else { 1 };
     browser
         .pick(
             "table.console-matches tbody tr:first-child span.extend select",
@@ -2683,16 +2703,28 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     browser
         .click("table.console-matches tbody tr:first-child span.extend button")
         .await;
+    // The click returns before the console answers: look until the extension shows.
+    let mut gap = 0;
+    for _ in 0..50 {
+        let round = read(format!("{api}/tournaments/{id}/rounds/1")).await;
+        let left = |table: u64| {
+            round["round"]["matches"]
+                .as_array()
+                .and_then(|matches| matches.iter().find(|played| played["table"] == table))
+                .and_then(|played| played["timeLeftMs"].as_i64())
+                .expect("time left")
+        };
+        gap = left(extended) - left(other);
+        if gap > 4 * 60_000 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        gap > 4 * 60_000,
+        "table {extended} has {gap} ms more than table {other}"
+    );
     browser.wait_for("table.console-matches").await;
-    let round = read(format!("{api}/tournaments/{id}/rounds/1")).await;
-    let left = |table: u64| {
-        round["round"]["matches"]
-            .as_array()
-            .and_then(|matches| matches.iter().find(|played| played["table"] == table))
-            .and_then(|played| played["timeLeftMs"].as_i64())
-            .expect("time left")
-    };
-    assert!(left(1) - left(2) > 4 * 60_000, "{} vs {}", left(1), left(2));
     // What the running stage may still change: repeats allowed, 45-minute rounds.
     browser.click("details.stage-settings summary").await;
     browser

@@ -219,7 +219,7 @@ async fn tokens_page(
             @if listed.api_tokens.is_empty() {
                 p { "None yet." }
             } @else {
-                table {
+                div class="table-scroll" { table {
                     thead { tr {
                         th scope="col" { "Name" } th scope="col" { "May" } th scope="col" { "Made" }
                         th scope="col" { "Last used" } th scope="col" { span class="visually-hidden" { "Revoke" } }
@@ -240,7 +240,7 @@ async fn tokens_page(
                             }
                         }
                     }
-                }
+                } }
             }
         },
     )
