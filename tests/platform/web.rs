@@ -222,6 +222,25 @@ impl Browser {
         self.count(css).await
     }
 
+    /// Waits (up to 10 s) until the first `css` element's text holds `needle` (a click that
+    /// posts a form returns while the old page, which may have the same element, is still
+    /// there), and returns the text.
+    async fn wait_contains(&self, css: &str, needle: &str) -> String {
+        let mut seen = String::new();
+        for _ in 0..100 {
+            if let Ok(element) = self.client.find(Locator::Css(css)).await
+                && let Ok(text) = element.text().await
+            {
+                if text.contains(needle) {
+                    return text;
+                }
+                seen = text;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("`{css}` says `{seen}`, without `{needle}`");
+    }
+
     /// Screenshots of the current page at 390 px and 1280 px wide, as `<name>-<width>.png`.
     async fn screenshots(&self, name: &str) {
         let folder = std::env::var_os("TURNIER_SCREENSHOTS")
@@ -2642,7 +2661,21 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     browser
         .click(&format!("span.fix-table:has(#table-{first}) button"))
         .await;
-    browser.wait_for("#registrations-heading").await;
+    // The click returns before the console answers: look until the table is fixed.
+    let mut fixed = serde_json::Value::Null;
+    for _ in 0..50 {
+        let listed = read(format!("{api}/tournaments/{id}/registrations")).await;
+        fixed = listed["registrations"]
+            .as_array()
+            .and_then(|all| all.iter().find(|one| one["id"] == first.as_str()))
+            .map_or(serde_json::Value::Null, |one| one["fixedTable"].clone());
+        if fixed == 4 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(fixed, 4, "the first player's fixed table");
+    browser.go(&format!("{site}/tournaments/{id}/manage")).await;
     assert_eq!(browser.value(&format!("#table-{first}")).await, "4");
     // The event is full: a guest added by name waits for a place.
     browser.fill("#guest-name", "Late Larry").await;
@@ -2724,7 +2757,7 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         gap > 4 * 60_000,
         "table {extended} has {gap} ms more than table {other}"
     );
-    browser.wait_for("table.console-matches").await;
+    browser.go(&format!("{site}/tournaments/{id}/manage")).await;
     // What the running stage may still change: repeats allowed, 45-minute rounds.
     browser.click("details.stage-settings summary").await;
     browser
@@ -2739,12 +2772,20 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .expect("unchecked");
     browser.fill("#stage-round-minutes", "45").await;
     browser.click("#stage-form button").await;
-    browser.wait_for("#registrations-heading").await;
-    let changed = read(format!("{api}/tournaments/{id}")).await;
+    // The click returns before the console answers: look until the change shows.
+    let mut changed = serde_json::Value::Null;
+    for _ in 0..50 {
+        changed = read(format!("{api}/tournaments/{id}")).await;
+        if changed["tournament"]["stages"][0]["settings"]["round_minutes"] == 45 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let settings = &changed["tournament"]["stages"][0]["settings"];
     assert_eq!(settings["prevent_repeat_matchups"], false);
     assert_eq!(settings["round_minutes"], 45);
     assert_eq!(settings["pairing_style"], "fold", "left as it was");
+    browser.go(&format!("{site}/tournaments/{id}/manage")).await;
 
     // Pairing again before the round's results are in: the console says why not.
     browser.click("form:has(input[value='pair']) button").await;
@@ -2760,13 +2801,12 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     browser
         .click("table.console-matches tbody tr:first-child span.enter button")
         .await;
-    if browser.count("table.console-matches").await == 0 {
-        panic!("entering a result: {}", browser.text("main").await);
-    }
-    let decided = browser
-        .wait_for("table.console-matches tbody tr:first-child td:nth-child(3)")
+    browser
+        .wait_contains(
+            "table.console-matches tbody tr:first-child td:nth-child(3)",
+            "final",
+        )
         .await;
-    assert!(decided.contains("final"), "{decided}");
 
     // Print views: every table, and every player by name in order.
     browser
@@ -3162,8 +3202,7 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
         .pick("#disputes form.enter select[name='games1']", "1")
         .await;
     browser.click("#disputes form.enter button").await;
-    browser.wait_for("#controls-heading").await;
-    assert_eq!(browser.count("#disputes").await, 0, "settled");
+    assert_eq!(browser.wait_count("#disputes", 0).await, 0, "settled");
     let round = client
         .get(format!("{api}/tournaments/{id}/rounds/1"))
         .send()
@@ -3187,9 +3226,9 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
     browser
         .click("form:has(input[value='advance']) button")
         .await;
-    browser.wait_for("#controls-heading").await;
-    let state = browser.text(".tournament > p.help").await;
-    assert!(state.contains("finished"), "{state}");
+    browser
+        .wait_contains(".tournament > p.help", "finished")
+        .await;
     // Its stage, exported for the offline tool from the console's link.
     let export = browser
         .client
@@ -3215,6 +3254,7 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
         .fill("#webhook-url", "http://127.0.0.1:9/turnier")
         .await;
     browser.click("#webhooks form.search button").await;
+    browser.wait_for("#webhook-secret").await;
     let secret = browser.value("#webhook-secret").await;
     assert!(secret.starts_with("whsec_"), "{secret}");
     browser.click("main a.button").await;
@@ -3225,8 +3265,7 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
         "shown only once"
     );
     browser.click("#webhooks ul li form button").await;
-    browser.wait_for("#webhooks-heading").await;
-    assert_eq!(browser.count("#webhooks ul li").await, 0);
+    assert_eq!(browser.wait_count("#webhooks ul li", 0).await, 0);
     browser.stop().await;
 }
 
@@ -3279,7 +3318,10 @@ async fn a_free_for_all_lobby_is_shown_to_its_players_and_its_finishing_order_en
         .await;
     browser.click("span.lobby button").await;
     let result = browser
-        .wait_for("table.console-matches tbody tr:first-child td:nth-child(3)")
+        .wait_contains(
+            "table.console-matches tbody tr:first-child td:nth-child(3)",
+            "final",
+        )
         .await;
     assert!(
         result.starts_with("1st ") && result.contains("2nd ") && result.ends_with("· final"),
