@@ -16,7 +16,6 @@ use axum::extract::Path;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::{Form, Router};
-use http::StatusCode;
 use maud::{Markup, html};
 use proto::game::Game;
 use proto::scripts::v1 as scripts;
@@ -28,7 +27,7 @@ use super::answer::{PageResult, account_form, failed, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::stage_settings::{Fields, all, field, has};
-use super::tournaments::{frame, organizes, read};
+use super::tournaments::frame;
 use super::wording::text;
 use crate::auth::Calls;
 use crate::state::AppState;
@@ -317,14 +316,7 @@ pub fn section(
 
 /// The tournament and its game, for an organizer; anyone else is refused.
 async fn organized(viewer: &Viewer, calls: &Calls, id: &str) -> Result<(Value, Game), Response> {
-    let tournament = read(calls, id).await?;
-    if !organizes(viewer, &tournament) {
-        return Err(failed(crate::ApiError::new(
-            StatusCode::FORBIDDEN,
-            "permission_denied",
-            "only the tournament's organizers manage it",
-        )));
-    }
+    let tournament = super::tournaments::organized(viewer, calls, id).await?;
     let game = text(&tournament["game"])
         .parse::<Game>()
         .map_err(|_| failed(crate::ApiError::invalid_argument("a tournament of no game")))?;

@@ -28,7 +28,7 @@ use super::answer::{PageResult, account_form, failed, no_action, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::tournaments::{
-    current_round, frame, matches_of, organizes, player_names, read, registrations,
+    current_round, frame, matches_of, organized, player_names, read, registrations,
 };
 use super::wording::{text, words};
 use crate::auth::Calls;
@@ -112,14 +112,7 @@ async fn console_page(
     problem: Option<&str>,
 ) -> PageResult {
     let id = id.to_owned();
-    let tournament = read(calls, &id).await?;
-    if !organizes(viewer, &tournament) {
-        return Err(failed(crate::ApiError::new(
-            StatusCode::FORBIDDEN,
-            "permission_denied",
-            "only the tournament's organizers manage it",
-        )));
-    }
+    let tournament = organized(viewer, calls, &id).await?;
     let registrations = registrations(calls, &id).await;
     let round = current_round(calls, &tournament).await;
     let matches = matches_of(round.as_ref());

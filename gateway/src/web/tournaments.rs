@@ -98,8 +98,26 @@ pub(super) fn tabs(id: &str, current: &str, organizer: bool) -> Markup {
     }
 }
 
+/// The tournament `id`, for one of its organizers; anyone else is refused 403 (the service
+/// refuses their changes too: this keeps its console and settings pages from them).
+pub(super) async fn organized(
+    viewer: &Viewer,
+    calls: &Calls,
+    id: &str,
+) -> Result<Value, axum::response::Response> {
+    let tournament = read(calls, id).await?;
+    if !organizes(viewer, &tournament) {
+        return Err(failed(crate::ApiError::new(
+            http::StatusCode::FORBIDDEN,
+            "permission_denied",
+            "only the tournament's organizers manage it",
+        )));
+    }
+    Ok(tournament)
+}
+
 /// Whether the viewer organizes `tournament`.
-pub(super) fn organizes(viewer: &Viewer, tournament: &Value) -> bool {
+fn organizes(viewer: &Viewer, tournament: &Value) -> bool {
     viewer.caller.account().is_some_and(|account| {
         tournament["organizers"]
             .as_array()
