@@ -28,7 +28,7 @@ use super::answer::{PageResult, account_form, failed, no_action, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::tournaments::{
-    current_round, frame, matches_of, organized, player_names, read, registrations,
+    current_round, frame, items, matches_of, organized, player_names, read, registrations,
 };
 use super::wording::{text, words};
 use crate::auth::Calls;
@@ -625,12 +625,7 @@ async fn lineups(calls: &Calls, id: &str) -> Vec<Value> {
     client
         .list_lineups(pb::ListLineupsRequest { id: id.to_owned() })
         .await
-        .map(|answer| {
-            proto::tournaments_json::lineups_answer(&answer)["lineups"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-        })
+        .map(|answer| items(proto::tournaments_json::lineups_answer(&answer), "lineups"))
         .unwrap_or_default()
 }
 
@@ -643,10 +638,10 @@ async fn webhooks(calls: &Calls, id: &str) -> Vec<Value> {
         .list_webhooks(pb::ListWebhooksRequest { id: id.to_owned() })
         .await
         .map(|answer| {
-            proto::tournaments_json::webhooks_answer(&answer)["webhooks"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
+            items(
+                proto::tournaments_json::webhooks_answer(&answer),
+                "webhooks",
+            )
         })
         .unwrap_or_default()
 }

@@ -38,6 +38,14 @@ pub fn routes() -> Router<AppState> {
         .route("/tournaments/{id}/rules", post(save_rule))
 }
 
+/// The list under `key` of an answer the API writes (`{"registrations": [...]}`), or none.
+pub(super) fn items(mut answer: Value, key: &str) -> Vec<Value> {
+    match answer[key].take() {
+        Value::Array(list) => list,
+        _ => Vec::new(),
+    }
+}
+
 pub(super) async fn read(calls: &Calls, id: &str) -> Result<Value, axum::response::Response> {
     let answer = calls
         .tournaments()
@@ -56,10 +64,10 @@ pub(super) async fn registrations(calls: &Calls, id: &str) -> Vec<Value> {
         .list_registrations(pb::ListRegistrationsRequest { id: id.to_owned() })
         .await
         .map(|answer| {
-            tournaments_json::registrations_answer(&answer)["registrations"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
+            items(
+                tournaments_json::registrations_answer(&answer),
+                "registrations",
+            )
         })
         .unwrap_or_default()
 }
@@ -169,10 +177,7 @@ async fn list(viewer: Viewer, calls: Calls, Path(slug): Path<String>) -> PageRes
         })
         .await
         .map_err(failed)?;
-    let all = tournaments_json::tournaments_answer(&answer)["tournaments"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let all = items(tournaments_json::tournaments_answer(&answer), "tournaments");
     let title = format!("{name} tournaments");
     Ok(page(
         &viewer,
@@ -848,12 +853,7 @@ pub(super) async fn standing_lines(calls: &Calls, id: &str) -> (Vec<Value>, Vec<
             stage: 0,
         })
         .await
-        .map(|answer| {
-            tournaments_json::standings_answer(&answer)["standings"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-        })
+        .map(|answer| items(tournaments_json::standings_answer(&answer), "standings"))
         .unwrap_or_default();
     let names = lines
         .first()
