@@ -305,11 +305,6 @@ impl Draft {
         }
         Ok(out)
     }
-
-    /// The deck settings to save after creating, when players submit lineups.
-    fn deck_settings(&self) -> Result<Option<pb::DeckSettingsInput>, String> {
-        self.deck.input()
-    }
 }
 
 fn stages_section(game: Game, draft: &Draft, offered: &Offered) -> Markup {
@@ -565,7 +560,7 @@ async fn create(
             serde_json::from_value(body).map_err(|err| err.to_string())?;
         tournaments_json::create_request(game, parsed).map_err(|err| err.to_string())
     });
-    let deck_settings = draft.deck_settings();
+    let deck_settings = draft.deck.input();
     let refuse = async |problems: Vec<String>| {
         let offered = offered(&calls, game, &draft).await?;
         render(&viewer, game, &slug, name, &draft, &offered, &problems)
