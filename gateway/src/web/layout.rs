@@ -41,19 +41,37 @@ pub fn csrf_field(viewer: &Viewer) -> Markup {
     html! { input type="hidden" name=(CSRF_FIELD) value=(viewer.csrf); }
 }
 
+/// Every page's head: the title as given, our icon, stylesheet and script.
+fn head(title: &str) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            title { (title) }
+            link rel="icon" type="image/svg+xml" href=(assets::href("icon.svg"));
+            link rel="stylesheet" href=(assets::href("site.css"));
+            script type="module" src=(assets::href("app.js")) {}
+        }
+    }
+}
+
+/// A page for the printer (a wall of a store): no header, `content` in its main region.
+pub fn print_page(title: &str, content: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(title))
+            body class="print" { main id="main" { (content) } }
+        }
+    }
+}
+
 /// A whole page titled `title`, with `content` in its main region.
 pub fn page(viewer: &Viewer, title: &str, content: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) " · Turnier" }
-                link rel="icon" type="image/svg+xml" href=(assets::href("icon.svg"));
-                link rel="stylesheet" href=(assets::href("site.css"));
-                script type="module" src=(assets::href("app.js")) {}
-            }
+            (head(&format!("{title} · Turnier")))
             body {
                 a class="skip" href="#main" { "Skip to content" }
                 header class="site" {

@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Redirect};
 use axum::routing::get;
 use axum::{Form, Router};
 use http::StatusCode;
-use maud::{DOCTYPE, Markup, html};
+use maud::{Markup, html};
 use proto::tournaments::v1 as pb;
 use serde::Deserialize;
 use serde_json::Value;
@@ -763,27 +763,17 @@ async fn print_standings(calls: Calls, Path(id): Path<String>) -> PageResult {
 /// A page for the printer: the title, then the rows in tables of 50, each its own printed page
 /// with the headers again.
 fn printed(title: &str, empty: &str, headers: &[String], rows: &[Vec<String>]) -> Markup {
-    html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) }
-                link rel="stylesheet" href=(super::assets::href("site.css"));
-            }
-            body class="print" {
-                main id="main" {
-                    h1 { (title) }
-                    @if rows.is_empty() { p { (empty) } }
-                    @for (page, chunk) in rows.chunks(PRINTED_LINES).enumerate() {
-                        table class="print-page" aria-label={ "Page " (page + 1) } {
-                            thead { tr { @for header in headers { th scope="col" { (header) } } } }
-                            tbody { @for row in chunk { tr { @for cell in row { td { (cell) } } } } }
-                        }
-                    }
+    super::layout::print_page(
+        title,
+        html! {
+            h1 { (title) }
+            @if rows.is_empty() { p { (empty) } }
+            @for (page, chunk) in rows.chunks(PRINTED_LINES).enumerate() {
+                table class="print-page" aria-label={ "Page " (page + 1) } {
+                    thead { tr { @for header in headers { th scope="col" { (header) } } } }
+                    tbody { @for row in chunk { tr { @for cell in row { td { (cell) } } } } }
                 }
             }
-        }
-    }
+        },
+    )
 }
