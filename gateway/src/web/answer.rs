@@ -36,6 +36,21 @@ pub fn failed(error: impl Into<ApiError>) -> Response {
     error_page(&error.into())
 }
 
+/// A service's answer to a form it refused: `Ok` with the refusal, to show on the form again
+/// under its status ([`again`]), or `Err` with the error page when the service failed instead.
+pub fn refused(error: impl Into<ApiError>) -> Result<ApiError, Response> {
+    let refusal = error.into();
+    if refusal.status().is_server_error() {
+        return Err(failed(refusal));
+    }
+    Ok(refusal)
+}
+
+/// The form's `page` again, answered with the status of the `refusal` it shows.
+pub fn again(refusal: &ApiError, page: Response) -> PageResult {
+    Ok((refusal.status(), page).into_response())
+}
+
 /// Refuses a form posted without the viewer's CSRF token.
 pub fn check_csrf(viewer: &Viewer, sent: &str) -> Result<(), Response> {
     if viewer.csrf_matches(sent) {

@@ -23,7 +23,9 @@ use proto::calculators::v1 as pb;
 use proto::game::Game;
 use serde_json::{Value, json};
 
-use super::answer::{PageResult, account_form, failed, no_action, signed_in, typed};
+use super::answer::{
+    PageResult, account_form, again, failed, no_action, refused, signed_in, typed,
+};
 use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
 use super::settings::{ActionForm, GameQuery, action_button, annotated, game_tabs, settings_game};
@@ -588,10 +590,7 @@ async fn edit(
                     Ok(Redirect::to(&format!("/settings/calculators?game={slug}")).into_response())
                 }
                 Err(error) => {
-                    let api = crate::ApiError::from(error);
-                    if api.status().is_server_error() {
-                        return Err(failed(api));
-                    }
+                    let api = refused(error)?;
                     let page = editor_page(
                         &viewer,
                         &calls,
@@ -602,7 +601,7 @@ async fn edit(
                         Some(api.message().to_owned()),
                     )
                     .await?;
-                    Ok((api.status(), page).into_response())
+                    again(&api, page)
                 }
             };
         }

@@ -23,7 +23,7 @@ use proto::search::v1::SearchHit;
 use proto::tournaments::v1 as pb;
 use serde_json::Value;
 
-use super::answer::{PageResult, account_form, failed, signed_in};
+use super::answer::{PageResult, account_form, again, failed, refused, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::stage_settings::{Fields, all, field, has};
@@ -398,10 +398,7 @@ async fn save(
             Ok(Redirect::to(&format!("/tournaments/{}/manage", urlencode(&id))).into_response())
         }
         Err(error) => {
-            let api = crate::ApiError::from(error);
-            if api.status().is_server_error() {
-                return Err(failed(api));
-            }
+            let api = refused(error)?;
             // The form again with the refusal, answered with its status (a read-only token's
             // 403, a ruleset that is not there's 404).
             let page = render(
@@ -413,7 +410,7 @@ async fn save(
                 Some(api.message()),
             )
             .await?;
-            Ok((api.status(), page).into_response())
+            again(&api, page)
         }
     }
 }

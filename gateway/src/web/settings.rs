@@ -19,7 +19,9 @@ use proto::accounts::v1 as pb;
 use proto::scripts::v1 as scripts_pb;
 use serde::Deserialize;
 
-use super::answer::{PageResult, account_form, failed, known_game, no_action, signed_in, typed};
+use super::answer::{
+    PageResult, account_form, again, failed, known_game, no_action, refused, signed_in, typed,
+};
 use super::layout::{GAMES, csrf_field, game_name, page};
 use super::session::Viewer;
 use crate::api::accounts::failed as account_failed;
@@ -284,12 +286,9 @@ async fn create_token(viewer: Viewer, calls: Calls, Form(form): Form<TokenForm>)
     match answer {
         Ok(made) => tokens_page(&viewer, &calls, Some((form.name, made.token)), None).await,
         Err(error) => {
-            let error = account_failed(error);
-            if error.status().is_server_error() {
-                return Err(failed(error));
-            }
+            let error = refused(account_failed(error))?;
             let page = tokens_page(&viewer, &calls, None, Some(error.message().to_owned())).await?;
-            Ok((error.status(), page).into_response())
+            again(&error, page)
         }
     }
 }
@@ -672,16 +671,13 @@ async fn create_ruleset(viewer: Viewer, calls: Calls, Form(form): Form<RulesetFo
                 .detail::<scripts_pb::UnsafeScript>()
                 .map(|unsafe_script| unsafe_script.issues)
                 .unwrap_or_default();
-            let api = crate::ApiError::from(error);
-            if api.status().is_server_error() {
-                return Err(failed(api));
-            }
+            let api = refused(error)?;
             let refusal = Refusal {
                 message: api.message().to_owned(),
                 issues,
             };
             let page = rulesets_page(&viewer, &calls, slug, game, &form, Some(&refusal)).await?;
-            Ok((api.status(), page).into_response())
+            again(&api, page)
         }
     }
 }

@@ -18,13 +18,12 @@ use axum::extract::{Path, Query};
 use axum::response::{IntoResponse, Redirect};
 use axum::routing::get;
 use axum::{Form, Router};
-use http::StatusCode;
 use maud::{Markup, html};
 use proto::tournaments::v1 as pb;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::answer::{PageResult, account_form, failed, no_action, signed_in};
+use super::answer::{PageResult, account_form, again, failed, no_action, refused, signed_in};
 use super::layout::{csrf_field, urlencode};
 use super::session::Viewer;
 use super::tournaments::{
@@ -564,19 +563,11 @@ async fn act(
         }
     };
     if let Err(error) = done {
-        // The service's refusal of a well-formed action (pairing before every result is in,
-        // advancing a stage still running) is shown on the console, with its status; anything
-        // else is the error page.
-        let api = crate::ApiError::from(error);
-        let status = api.status();
-        if status.is_server_error()
-            || status == StatusCode::UNAUTHORIZED
-            || status == StatusCode::FORBIDDEN
-        {
-            return Err(failed(api));
-        }
+        // The service's refusal (pairing before every result is in, advancing a stage still
+        // running, a read-only token) is shown on the console, with its status.
+        let api = refused(error)?;
         let page = console_page(&viewer, &calls, &id, Some(api.message())).await?;
-        return Ok((status, page).into_response());
+        return again(&api, page);
     }
     Ok(Redirect::to(&format!("/tournaments/{}/manage", urlencode(&id))).into_response())
 }

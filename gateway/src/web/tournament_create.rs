@@ -27,7 +27,7 @@ use proto::tournaments::v1 as pb;
 use proto::tournaments_json::{self, CreateTournamentBody};
 use serde_json::{Map, Value, json};
 
-use super::answer::{PageResult, account_form, failed, known_game, signed_in};
+use super::answer::{PageResult, account_form, again, failed, known_game, refused, signed_in};
 use super::deck_settings::{self, DeckDraft, op, options};
 use super::layout::{csrf_field, page, urlencode};
 use super::session::Viewer;
@@ -580,12 +580,9 @@ async fn create(
             .map(|tournament| tournament.id)
             .unwrap_or_default(),
         Err(error) => {
-            let api = crate::ApiError::from(error);
-            if api.status().is_server_error() {
-                return Err(failed(api));
-            }
+            let api = refused(error)?;
             let page = refuse(vec![api.message().to_owned()]).await?;
-            return Ok((api.status(), page).into_response());
+            return again(&api, page);
         }
     };
     let manage = format!("/tournaments/{}/manage", urlencode(&created));
