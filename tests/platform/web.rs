@@ -1125,6 +1125,36 @@ async fn the_lor_builder_reads_the_guides_code_and_checks_it_with_the_default_ru
 }
 
 /// Posts `body` to `url` with `token` and returns the answer's JSON, asserting it succeeded.
+/// GETs `url` as JSON until `done` holds of the answer (up to 5 s: a click returns before
+/// the page's form is answered), and returns the last answer.
+async fn read_until(
+    client: &reqwest::Client,
+    url: &str,
+    done: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let mut answer = serde_json::Value::Null;
+    for _ in 0..50 {
+        answer = client
+            .get(url)
+            .send()
+            .await
+            .expect("an answer")
+            .json()
+            .await
+            .expect("JSON");
+        if done(&answer) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    answer
+}
+
+/// GETs `url` as JSON.
+async fn get_json(client: &reqwest::Client, url: &str) -> serde_json::Value {
+    read_until(client, url, |_| true).await
+}
+
 async fn post_ok(
     client: &reqwest::Client,
     token: &str,
@@ -2165,14 +2195,7 @@ async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
             }
         }
     }
-    let open: serde_json::Value = client
-        .get(format!("{api}/tournaments/{tournament}"))
-        .send()
-        .await
-        .expect("an answer")
-        .json()
-        .await
-        .expect("JSON");
+    let open = get_json(&client, &format!("{api}/tournaments/{tournament}")).await;
     assert_eq!(
         open["tournament"]["registrationOpen"], false,
         "the owner closed it"
@@ -2549,17 +2572,7 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .to_owned();
     let read = |path: String| {
         let client = &client;
-        async move {
-            let answer: serde_json::Value = client
-                .get(path)
-                .send()
-                .await
-                .expect("an answer")
-                .json()
-                .await
-                .expect("JSON");
-            answer
-        }
+        async move { get_json(client, &path).await }
     };
     let created = read(format!("{api}/tournaments/{id}")).await;
     let tournament = &created["tournament"];
@@ -2661,20 +2674,19 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     browser
         .click(&format!("span.fix-table:has(#table-{first}) button"))
         .await;
-    // The click returns before the console answers: look until the table is fixed.
-    let mut fixed = serde_json::Value::Null;
-    for _ in 0..50 {
-        let listed = read(format!("{api}/tournaments/{id}/registrations")).await;
-        fixed = listed["registrations"]
+    let fixed = |listed: &serde_json::Value| {
+        listed["registrations"]
             .as_array()
             .and_then(|all| all.iter().find(|one| one["id"] == first.as_str()))
-            .map_or(serde_json::Value::Null, |one| one["fixedTable"].clone());
-        if fixed == 4 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(fixed, 4, "the first player's fixed table");
+            .map_or(serde_json::Value::Null, |one| one["fixedTable"].clone())
+    };
+    let listed = read_until(
+        &client,
+        &format!("{api}/tournaments/{id}/registrations"),
+        |listed| fixed(listed) == 4,
+    )
+    .await;
+    assert_eq!(fixed(&listed), 4, "the first player's fixed table");
     browser.go(&format!("{site}/tournaments/{id}/manage")).await;
     assert_eq!(browser.value(&format!("#table-{first}")).await, "4");
     // The event is full: a guest added by name waits for a place.
@@ -2736,10 +2748,7 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
     browser
         .click("table.console-matches tbody tr:first-child span.extend button")
         .await;
-    // The click returns before the console answers: look until the extension shows.
-    let mut gap = 0;
-    for _ in 0..50 {
-        let round = read(format!("{api}/tournaments/{id}/rounds/1")).await;
+    let gap = |round: &serde_json::Value| {
         let left = |table: u64| {
             round["round"]["matches"]
                 .as_array()
@@ -2747,12 +2756,15 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
                 .and_then(|played| played["timeLeftMs"].as_i64())
                 .expect("time left")
         };
-        gap = left(extended) - left(other);
-        if gap > 4 * 60_000 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+        left(extended) - left(other)
+    };
+    let round = read_until(
+        &client,
+        &format!("{api}/tournaments/{id}/rounds/1"),
+        |round| gap(round) > 4 * 60_000,
+    )
+    .await;
+    let gap = gap(&round);
     assert!(
         gap > 4 * 60_000,
         "table {extended} has {gap} ms more than table {other}"
@@ -2772,15 +2784,10 @@ async fn an_organizer_runs_the_event_from_the_console_and_prints_the_pairings() 
         .expect("unchecked");
     browser.fill("#stage-round-minutes", "45").await;
     browser.click("#stage-form button").await;
-    // The click returns before the console answers: look until the change shows.
-    let mut changed = serde_json::Value::Null;
-    for _ in 0..50 {
-        changed = read(format!("{api}/tournaments/{id}")).await;
-        if changed["tournament"]["stages"][0]["settings"]["round_minutes"] == 45 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let changed = read_until(&client, &format!("{api}/tournaments/{id}"), |changed| {
+        changed["tournament"]["stages"][0]["settings"]["round_minutes"] == 45
+    })
+    .await;
     let settings = &changed["tournament"]["stages"][0]["settings"];
     assert_eq!(settings["prevent_repeat_matchups"], false);
     assert_eq!(settings["round_minutes"], 45);
@@ -3203,14 +3210,7 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
         .await;
     browser.click("#disputes form.enter button").await;
     assert_eq!(browser.wait_count("#disputes", 0).await, 0, "settled");
-    let round = client
-        .get(format!("{api}/tournaments/{id}/rounds/1"))
-        .send()
-        .await
-        .expect("an answer")
-        .json::<serde_json::Value>()
-        .await
-        .expect("JSON");
+    let round = get_json(&client, &format!("{api}/tournaments/{id}/rounds/1")).await;
     let settled = round["round"]["matches"]
         .as_array()
         .and_then(|matches| matches.iter().find(|played| played["id"] == match_id))
@@ -3239,14 +3239,7 @@ async fn players_check_in_and_drop_the_deadline_locks_lineups_and_the_organizer_
         .await
         .expect("its address")
         .expect("an href");
-    let exported: serde_json::Value = client
-        .get(format!("{site}{export}"))
-        .send()
-        .await
-        .expect("an answer")
-        .json()
-        .await
-        .expect("JSON");
+    let exported = get_json(&client, &format!("{site}{export}")).await;
     assert!(exported["event"].is_object(), "{exported}");
 
     // A webhook added in the console: its secret shown once, then listed, then removed.
