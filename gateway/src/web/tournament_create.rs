@@ -115,12 +115,13 @@ struct Draft {
     rules: Vec<RuleDraft>,
     deck: DeckDraft,
     webhook: String,
+    /// The formats the game offers (with any stage's defaults: no call of their own).
+    formats: Vec<String>,
 }
 
-/// What the form needs from the services to draw: the game's formats, its rulesets for the
-/// pickers, and the cards found for Banned cards.
+/// What the form needs from the services to draw besides the draft: the game's rulesets for
+/// the pickers, and the cards found for Banned cards.
 struct Offered {
-    formats: Vec<String>,
     rulesets: Vec<scripts::Ruleset>,
     found: Vec<proto::search::v1::SearchHit>,
     /// The banned cards' names.
@@ -147,19 +148,20 @@ async fn defaults(
     Ok((settings, answer.formats))
 }
 
-/// A new stage of `format` at `stage`, with its defaults.
+/// A new stage of `format` at `stage`, with its defaults, and the game's formats.
 async fn new_stage(
     calls: &Calls,
     game: Game,
     format: &str,
     stage: usize,
-) -> Result<StageDraft, crate::ApiError> {
-    let (defaults, _) = defaults(calls, game, format, stage).await?;
-    Ok(StageDraft {
+) -> Result<(StageDraft, Vec<String>), crate::ApiError> {
+    let (defaults, formats) = defaults(calls, game, format, stage).await?;
+    let stage = StageDraft {
         format: format.to_owned(),
         settings: defaults.clone(),
         defaults,
-    })
+    };
+    Ok((stage, formats))
 }
 
 /// A rule sending placements 1 to `top` of stage `from` to stage `to` (both from 1).
@@ -177,8 +179,10 @@ fn top_rule(from: usize, top: u32, to: usize) -> RuleDraft {
 impl Draft {
     /// The form as it first shows: one Swiss stage with the game's defaults.
     async fn new(calls: &Calls, game: Game) -> Result<Self, crate::ApiError> {
+        let (stage, formats) = new_stage(calls, game, "swiss", 0).await?;
         Ok(Draft {
-            stages: vec![new_stage(calls, game, "swiss", 0).await?],
+            stages: vec![stage],
+            formats,
             cut_tiebreaker: "better_seed".into(),
             deck: DeckDraft::new(),
             ..Draft::default()
@@ -194,13 +198,15 @@ impl Draft {
     ) -> Result<(Self, Vec<String>), crate::ApiError> {
         let mut problems = Vec::new();
         let mut stages = Vec::new();
+        let mut formats = Vec::new();
         for at in 0..MAX_STAGES {
             let format = field(fields, &format!("s{at}.format"));
             if format.is_empty() {
                 break;
             }
             let shown = field(fields, &format!("s{at}.shown"));
-            let mut stage = new_stage(calls, game, format, at).await?;
+            let (mut stage, offered) = new_stage(calls, game, format, at).await?;
+            formats = offered;
             if shown == format {
                 let (settings, found) =
                     stage_settings::read(&format!("s{at}."), format, &stage.defaults, fields);
@@ -235,6 +241,7 @@ impl Draft {
             rules,
             deck: DeckDraft::read(fields),
             webhook: field(fields, "webhook").to_owned(),
+            formats,
         };
         Ok((draft, problems))
     }
@@ -307,7 +314,7 @@ impl Draft {
     }
 }
 
-fn stages_section(game: Game, draft: &Draft, offered: &Offered) -> Markup {
+fn stages_section(game: Game, draft: &Draft) -> Markup {
     let suggestion = (game == Game::Pokemon)
         .then(|| {
             draft
@@ -327,7 +334,7 @@ fn stages_section(game: Game, draft: &Draft, offered: &Offered) -> Markup {
                     input type="hidden" name={ "s" (at) ".shown" } value=(stage.format);
                     label for={ "s" (at) "-format" } { "Format" }
                     select id={ "s" (at) "-format" } name={ "s" (at) ".format" } data-autosubmit {
-                        @for (value, label) in FORMATS.iter().filter(|(value, _)| offered.formats.iter().any(|format| format == value)) {
+                        @for (value, label) in FORMATS.iter().filter(|(value, _)| draft.formats.iter().any(|format| format == value)) {
                             option value=(value) selected[stage.format == *value] { (label) }
                         }
                     }
@@ -426,7 +433,7 @@ fn render(
                 label for="max" { "Maximum participants (empty: no cap)" }
                 input id="max" name="max" inputmode="numeric" value=(draft.max);
                 label { input type="checkbox" name="check_in" value="on" checked[draft.check_in]; " Players check in before the first round" }
-                (stages_section(game, draft, offered))
+                (stages_section(game, draft))
                 (rules_section(draft))
                 (deck_settings::section(&draft.deck, &offered.rulesets, &offered.found, &offered.names))
                 section aria-labelledby="webhook-heading" {
@@ -446,12 +453,10 @@ async fn offered(
     game: Game,
     draft: &Draft,
 ) -> Result<Offered, axum::response::Response> {
-    let (_, formats) = defaults(calls, game, "", 0).await.map_err(failed)?;
     let rulesets = super::deck_rules::offered(calls, game).await;
     let found = deck_settings::find(calls, game, &draft.deck.query).await?;
     let names = deck_settings::names(calls, game, &draft.deck.banned).await;
     Ok(Offered {
-        formats,
         rulesets,
         found,
         names,
@@ -493,9 +498,9 @@ async fn change(
         }
         "add_stage" | "top_cut" if draft.stages.len() < MAX_STAGES => {
             let at = draft.stages.len();
-            draft
-                .stages
-                .push(new_stage(calls, game, "single_elimination", at).await?);
+            let (stage, formats) = new_stage(calls, game, "single_elimination", at).await?;
+            draft.stages.push(stage);
+            draft.formats = formats;
             let top = field(fields, "cut").parse().unwrap_or(8);
             draft.rules.push(top_rule(at, top, at + 1));
         }
