@@ -11,7 +11,7 @@
 use maud::{Markup, html};
 use serde_json::{Map, Value, json};
 
-use super::wording::{CHOICES, TIEBREAKERS, label, text, words};
+use super::wording::{CHOICES, TIEBREAKERS, label, number, text, words};
 
 /// A posted form's fields, in order.
 pub type Fields = [(String, String)];
@@ -60,17 +60,6 @@ fn names(prefix: &str, key: &str) -> (String, String) {
     let name = format!("{prefix}{key}");
     let id = name.replace(['.', '_'], "-");
     (name, id)
-}
-
-/// A number as a field shows it: `3`, not `3.0`.
-fn number_text(value: &Value) -> String {
-    match value {
-        Value::Number(n) => n
-            .as_f64()
-            .map_or_else(|| n.to_string(), super::charts::number),
-        Value::String(text) => text.clone(),
-        _ => String::new(),
-    }
 }
 
 /// The fields of one stage's settings: `defaults` decide each field's kind, `current` its
@@ -124,7 +113,7 @@ fn setting(prefix: &str, format: &str, key: &str, default: &Value, value: &Value
                 @for part in parts.keys() {
                     @let (name, id) = names(prefix, &format!("points.{part}"));
                     label for=(id) { (words(part)) }
-                    input id=(id) name=(name) type="number" step="any" value=(number_text(&value[part.as_str()]));
+                    input id=(id) name=(name) type="number" step="any" value=(number(&value[part.as_str()]));
                 }
             }
         },
@@ -136,8 +125,8 @@ fn setting(prefix: &str, format: &str, key: &str, default: &Value, value: &Value
         (_, Value::Array(_)) => {
             let shown = value
                 .as_array()
-                .map(|list| list.iter().map(number_text).collect::<Vec<_>>().join(", "))
-                .unwrap_or_else(|| number_text(value));
+                .map(|list| list.iter().map(number).collect::<Vec<_>>().join(", "))
+                .unwrap_or_else(|| number(value));
             html! {
                 div class="field" {
                     label for=(id) { (label) }
@@ -148,13 +137,13 @@ fn setting(prefix: &str, format: &str, key: &str, default: &Value, value: &Value
         (_, Value::Number(n)) => html! {
             div class="field" {
                 label for=(id) { (label) }
-                input id=(id) name=(name) type="number" min="0" step=(if n.is_f64() { "any" } else { "1" }) value=(number_text(value));
+                input id=(id) name=(name) type="number" min="0" step=(if n.is_f64() { "any" } else { "1" }) value=(number(value));
             }
         },
         (_, Value::Null) => html! {
             div class="field" {
                 label for=(id) { (label) }
-                input id=(id) name=(name) type="number" min="0" step="any" value=(number_text(value));
+                input id=(id) name=(name) type="number" min="0" step="any" value=(number(value));
             }
         },
         _ => html! {
@@ -202,7 +191,7 @@ fn grouping(prefix: &str, value: &Value) -> Markup {
         .as_object()
         .and_then(|grouping| grouping.iter().next())
     {
-        Some((kind, count)) => (kind.as_str(), number_text(count)),
+        Some((kind, count)) => (kind.as_str(), number(count)),
         None => ("", String::new()),
     };
     let (name, id) = names(prefix, "grouping");
@@ -392,12 +381,12 @@ mod tests {
                 Value::Bool(false) | Value::Null => {}
                 Value::Array(list) => {
                     for item in list {
-                        out.push((name.clone(), number_text(item)));
+                        out.push((name.clone(), number(item)));
                     }
                 }
                 Value::Object(parts) => {
                     for (part, value) in parts {
-                        out.push((format!("{name}.{part}"), number_text(value)));
+                        out.push((format!("{name}.{part}"), number(value)));
                     }
                 }
                 other => out.push((name, text(other).replace(".0", ""))),

@@ -21,7 +21,7 @@ use serde_json::Value;
 use super::answer::{PageResult, account_form, failed, known_game, no_action, typed};
 use super::layout::{csrf_field, game_name, page, urlencode};
 use super::session::Viewer;
-use super::wording::{ordinal, setting_in_words, text, tiebreaker_name, time, words};
+use super::wording::{number, ordinal, setting_in_words, text, tiebreaker_name, time, words};
 use crate::auth::Calls;
 use crate::state::AppState;
 
@@ -866,9 +866,7 @@ pub(super) async fn standing_lines(calls: &Calls, id: &str) -> (Vec<Value>, Vec<
 /// A standings line's cells after the rank and name: points, record, then each tiebreaker.
 pub(super) fn standing_cells(line: &Value, names: &[String]) -> Vec<String> {
     let mut cells = vec![
-        line["points"]
-            .as_f64()
-            .map_or_else(|| text(&line["points"]), super::charts::number),
+        number(&line["points"]),
         text(&line["record"]).replace(", ", "–"),
     ];
     cells.extend(

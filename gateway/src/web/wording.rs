@@ -261,8 +261,9 @@ pub(super) fn time(rfc3339: &str) -> String {
     )
 }
 
-/// A number without needless decimals (`3`, `0.5`); anything else as text.
-fn number(value: &Value) -> String {
+/// A number without needless decimals (`3`, `0.5`); anything else as text (`null` as
+/// nothing).
+pub(super) fn number(value: &Value) -> String {
     value
         .as_f64()
         .map_or_else(|| text(value), super::charts::number)
