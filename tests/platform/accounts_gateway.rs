@@ -274,18 +274,53 @@ async fn the_ownership_matrix_on_the_callers_api_tokens() {
     let made =
         crate::ownership::api_token(&client, api, &callers.owner, &["read", "write"], None).await;
     let id = made["apiToken"]["id"].as_str().expect("an id").to_owned();
+    // The row every token route adds to the matrix: the owner's API token with every scope
+    // manages no tokens (only a session does), so no token mints a stronger one.
+    let full = crate::ownership::api_token(&client, api, &callers.owner, &["read", "write"], None)
+        .await["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
 
-    // Read: only the owner's tokens list it; a bad token is refused whatever it asks.
+    // Read: only the owner's session lists it; a bad token is refused whatever it asks.
     for who in Who::ALL {
         let (status, body) = get(&client, format!("{api}/me/tokens"), callers.token(who)).await;
         let lists_it = body.to_string().contains(&id);
         let want = match who {
-            Who::Owner | Who::ReadOnly => (200, true),
+            Who::Owner => (200, true),
             Who::Other => (200, false),
+            Who::ReadOnly => (403, false),
             Who::Anonymous | Who::Revoked | Who::Expired => (401, false),
         };
         assert_eq!((status, lists_it), want, "list as {who:?}: {body}");
     }
+    let (status, body) = get(&client, format!("{api}/me/tokens"), Some(&full)).await;
+    assert_eq!(status, 403, "list with a read-write API token: {body}");
+    assert_eq!(
+        body["error"]["details"]["reason"], "session_required",
+        "{body}"
+    );
+    // Create: a session only.
+    for (who, token, want) in [
+        (Who::ReadOnly, callers.token(Who::ReadOnly), 403),
+        (Who::Owner, Some(full.as_str()), 403),
+        (Who::Anonymous, None, 401),
+        (Who::Revoked, callers.token(Who::Revoked), 401),
+        (Who::Expired, callers.token(Who::Expired), 401),
+        (Who::Other, callers.token(Who::Other), 201),
+    ] {
+        let body = json!({"name": "minted", "scopes": ["read", "write"]});
+        let (status, answer) = post(&client, format!("{api}/me/tokens"), token, body).await;
+        assert_eq!(status, want, "create as {who:?}: {answer}");
+    }
+    let status = client
+        .delete(format!("{api}/me/tokens/{id}"))
+        .bearer_auth(&full)
+        .send()
+        .await
+        .expect("the gateway answers")
+        .status();
+    assert_eq!(status.as_u16(), 403, "revoke with a read-write API token");
     // The owner's profile is public.
     let (status, body) = get(&client, format!("{api}/users/{}", callers.owner_name), None).await;
     assert_eq!(status, 200, "{body}");
@@ -467,6 +502,94 @@ async fn the_general_limit_counts_accounts_and_anonymous_addresses_apart() {
         .await
         .expect("answers");
     assert_eq!(response.status().as_u16(), 200);
+}
+
+/// Issue 35, defect 1: a write-only API token that expires in seconds minted a read-write
+/// token with no expiry, which read what its parent could not and outlived its expiry and
+/// revocation. Only a session makes API tokens now, over HTTP and gRPC alike.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_api_token_cannot_mint_another_over_http_or_grpc() {
+    use proto::accounts::v1::account_service_client::AccountServiceClient;
+    use proto::accounts::v1::{CreateApiTokenRequest, ListApiTokensRequest, RevokeApiTokenRequest};
+
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    let session = crate::ownership::session(&client, api, "Ana").await;
+    let soon = jiff::Timestamp::now() + jiff::SignedDuration::from_secs(4);
+    let parent =
+        crate::ownership::api_token(&client, api, &session, &["write"], Some(soon.to_string()))
+            .await["token"]
+            .as_str()
+            .expect("a token")
+            .to_owned();
+
+    let body = json!({"name": "minted", "scopes": ["read", "write"]});
+    let (status, answer) = post(&client, format!("{api}/me/tokens"), Some(&parent), body).await;
+    assert_eq!(status, 403, "{answer}");
+    assert_eq!(answer["error"]["code"], "permission_denied", "{answer}");
+    assert_eq!(
+        answer["error"]["details"]["reason"], "session_required",
+        "{answer}"
+    );
+
+    let channel = tonic::transport::Endpoint::from_shared(platform.grpc.clone())
+        .expect("a URL")
+        .connect()
+        .await
+        .expect("connects");
+    let mut accounts = AccountServiceClient::new(channel);
+    let with = |token: &str, mut request: tonic::Request<_>| {
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {token}").parse().expect("ASCII"),
+        );
+        request
+    };
+    let refused = accounts
+        .create_api_token(with(
+            &parent,
+            tonic::Request::new(CreateApiTokenRequest {
+                name: "minted".to_owned(),
+                scopes: vec![1, 2],
+                expire_time: None,
+            }),
+        ))
+        .await
+        .expect_err("an API token may not mint one");
+    assert_eq!(refused.code(), tonic::Code::PermissionDenied);
+    assert_eq!(
+        kit::clients::ServiceError::from(refused).reason,
+        "session_required"
+    );
+    let listed = accounts
+        .list_api_tokens(with(&parent, tonic::Request::new(ListApiTokensRequest {})))
+        .await
+        .expect_err("an API token may not list them");
+    assert_eq!(listed.code(), tonic::Code::PermissionDenied);
+    let revoked = accounts
+        .revoke_api_token(with(
+            &parent,
+            tonic::Request::new(RevokeApiTokenRequest {
+                id: "tok_x".to_owned(),
+            }),
+        ))
+        .await
+        .expect_err("an API token may not revoke them");
+    assert_eq!(revoked.code(), tonic::Code::PermissionDenied);
+    // The session still makes tokens, over gRPC too.
+    let made = accounts
+        .create_api_token(with(
+            &session,
+            tonic::Request::new(CreateApiTokenRequest {
+                name: "ci".to_owned(),
+                scopes: vec![1],
+                expire_time: None,
+            }),
+        ))
+        .await
+        .expect("a session makes a token")
+        .into_inner();
+    assert!(made.token.starts_with("tnp_"));
 }
 
 #[tokio::test(flavor = "multi_thread")]

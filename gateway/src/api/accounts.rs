@@ -276,7 +276,7 @@ async fn me(calls: Calls) -> Result<Json<Value>, ApiError> {
     responses((status = 201, description = "`{\"token\", \"apiToken\": {\"id\", \"name\", \"scopes\", \"createTime\", \"expireTime\", \"lastUseTime\"}}`"),
               (status = 400, description = "`invalid_argument`", body = crate::ErrorBody),
               (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
-              (status = 403, description = "`permission_denied`: the token may not write", body = crate::ErrorBody)))]
+              (status = 403, description = "`session_required`: API tokens are made from a signed-in session, never by an API token", body = crate::ErrorBody)))]
 async fn create_token(
     calls: Calls,
     Json(body): Json<CreateTokenBody>,
@@ -321,7 +321,8 @@ async fn create_token(
 #[utoipa::path(get, path = "/api/v1/me/tokens", tag = "accounts",
     security(("bearer" = [])),
     responses((status = 200, description = "`{\"apiTokens\": [{\"id\", \"name\", \"scopes\", \"createTime\", \"expireTime\", \"lastUseTime\"}]}`, newest first"),
-              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody)))]
+              (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
+              (status = 403, description = "`session_required`: listed from a signed-in session only", body = crate::ErrorBody)))]
 async fn list_tokens(calls: Calls) -> Result<Json<Value>, ApiError> {
     let response = calls.accounts()?.list_api_tokens().await.map_err(failed)?;
     let tokens: Vec<Value> = response.api_tokens.iter().map(api_token).collect();
@@ -334,7 +335,7 @@ async fn list_tokens(calls: Calls) -> Result<Json<Value>, ApiError> {
     params(("id" = String, Path, description = "The token's id (`tok_…`)")),
     responses((status = 204, description = "revoked"),
               (status = 401, description = "`unauthenticated`", body = crate::ErrorBody),
-              (status = 403, description = "`permission_denied`: the token may not write", body = crate::ErrorBody),
+              (status = 403, description = "`session_required`: revoked from a signed-in session only", body = crate::ErrorBody),
               (status = 404, description = "`not_found`: no such token of the caller's", body = crate::ErrorBody)))]
 async fn revoke_token(calls: Calls, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     calls

@@ -19,6 +19,12 @@ pub const REASON_INVALID_ARGUMENT: &str = "invalid_argument";
 /// The reason of the error for a sign-out with a token that is not a session's.
 pub const REASON_NOT_A_SESSION: &str = "not_a_session";
 
+/// The reason of the error when every password hashing thread is taken and the queue is full.
+pub const REASON_BUSY: &str = "busy";
+
+/// The reason of the error for managing API tokens with an API token.
+pub const REASON_SESSION_REQUIRED: &str = "session_required";
+
 /// What can go wrong in the accounts service.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -40,9 +46,11 @@ pub enum Error {
     /// The caller's token may not change anything (it lacks the `write` scope).
     #[error("this token may not write: it lacks the `write` scope")]
     MayNotWrite,
-    /// The caller's token lacks a scope the method needs.
-    #[error("this token lacks the `{}` scope", .0.name())]
-    MissingScope(Scope),
+    /// API tokens are created, listed and revoked from a session only: an API token asked.
+    #[error(
+        "API tokens are managed from a signed-in session: an API token cannot create, list or revoke them"
+    )]
+    NeedsSession,
     /// Sign-out was asked with an API token, which only revocation ends.
     #[error("sign-out ends a session; an API token is revoked instead (RevokeApiToken)")]
     NotASession,
@@ -55,9 +63,12 @@ pub enum Error {
     /// Argon2 refused its parameters or a stored hash does not parse: a bug or a manual edit.
     #[error("password hashing failed: {0}")]
     Hashing(String),
-    /// A blocking task (a hash) did not finish.
-    #[error("a blocking task failed: {0}")]
-    Blocking(#[from] tokio::task::JoinError),
+    /// Every password hashing thread is busy and the queue in front of them is full.
+    #[error("too many sign-ins at once: try again in a few seconds")]
+    HashingBusy,
+    /// The password hashing pool stopped (its threads could not start, or one panicked).
+    #[error("password hashing stopped")]
+    HashingStopped,
     /// A stored row no longer reads back: a bug or a manual edit of the database.
     #[error("stored {what} is corrupt")]
     Corrupt {
@@ -119,12 +130,14 @@ impl From<&Error> for Failure {
                 err.to_string(),
             )
             .with_metadata("scope", Scope::Write.name()),
-            Error::MissingScope(scope) => Failure::new(
+            Error::HashingBusy => {
+                Failure::new(Code::ResourceExhausted, REASON_BUSY, err.to_string())
+            }
+            Error::NeedsSession => Failure::new(
                 Code::PermissionDenied,
-                REASON_PERMISSION_DENIED,
+                REASON_SESSION_REQUIRED,
                 err.to_string(),
-            )
-            .with_metadata("scope", scope.name()),
+            ),
             Error::NotASession => Failure::new(
                 Code::FailedPrecondition,
                 REASON_NOT_A_SESSION,
@@ -134,7 +147,7 @@ impl From<&Error> for Failure {
                 Failure::new(Code::NotFound, REASON_NOT_FOUND, err.to_string())
             }
             Error::Hashing(_)
-            | Error::Blocking(_)
+            | Error::HashingStopped
             | Error::Corrupt { .. }
             | Error::Db(_)
             | Error::Database(_) => {

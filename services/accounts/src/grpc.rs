@@ -8,6 +8,7 @@
 
 use std::time::{Duration, SystemTime};
 
+use kit::access::Denied;
 use kit::auth::{AccountCaller, Bearer, Caller, Scope, Scopes, TokenKind, Verifier};
 use kit::clients::accounts::scope_to_proto;
 use kit::timestamp::{from_millis, from_proto, to_millis, to_proto};
@@ -201,7 +202,8 @@ impl Api {
         caller: Caller,
         req: pb::CreateApiTokenRequest,
     ) -> Result<pb::CreateApiTokenResponse, Error> {
-        let owner = AccountId(kit::access::creator(&caller)?.id.clone());
+        // Only a session mints API tokens: a token's child could otherwise outrank and outlive it.
+        let owner = AccountId(manager(&caller)?.id.clone());
         let scopes = scopes_from_proto(&req.scopes)?;
         let expires = req
             .expire_time
@@ -224,10 +226,7 @@ impl Api {
 
     #[tracing::instrument(skip_all)]
     async fn list_api_tokens(&self, caller: Caller) -> Result<pb::ListApiTokensResponse, Error> {
-        let account = require_account(&caller)?;
-        if !account.scopes.has(Scope::Read) {
-            return Err(Error::MissingScope(Scope::Read));
-        }
+        let account = manager(&caller)?;
         let tokens = self
             .store
             .api_tokens(&AccountId(account.id.clone()))
@@ -243,7 +242,7 @@ impl Api {
         caller: Caller,
         req: pb::RevokeApiTokenRequest,
     ) -> Result<pb::RevokeApiTokenResponse, Error> {
-        let owner = AccountId(kit::access::creator(&caller)?.id.clone());
+        let owner = AccountId(manager(&caller)?.id.clone());
         let id = TokenId(req.id);
         if !self.store.revoke_api_token(&owner, &id).await? {
             return Err(Error::TokenNotFound(id.0));
@@ -275,6 +274,15 @@ impl Api {
             verifier.forget_all();
         }
     }
+}
+
+/// Returns the account whose API tokens `caller` may manage: a session's only
+/// (`kit::access::credential_manager`).
+fn manager(caller: &Caller) -> Result<&AccountCaller, Error> {
+    kit::access::credential_manager(caller).map_err(|denied| match denied {
+        Denied::Unauthenticated => Error::Anonymous,
+        Denied::PermissionDenied | Denied::NotFound => Error::NeedsSession,
+    })
 }
 
 fn require_account(caller: &Caller) -> Result<&AccountCaller, Error> {

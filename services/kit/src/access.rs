@@ -148,6 +148,21 @@ pub fn creator(caller: &Caller) -> Result<&AccountCaller, Denied> {
     Ok(account)
 }
 
+/// Returns the account whose credentials `caller` may manage (create, list and revoke its API
+/// tokens), or why not: only a session, that is a person signed in with their password, may.
+///
+/// An API token never manages tokens, whatever its scopes: otherwise a short-lived or
+/// write-only token could mint a child with more scopes and no expiry that outlives its own
+/// revocation (issue 35). GitHub and start.gg keep token management to a session for the same
+/// reason. Anonymous is unauthenticated; any API token is denied.
+pub fn credential_manager(caller: &Caller) -> Result<&AccountCaller, Denied> {
+    let account = caller.account().ok_or(Denied::Unauthenticated)?;
+    if account.kind != crate::auth::TokenKind::Session {
+        return Err(Denied::PermissionDenied);
+    }
+    Ok(account)
+}
+
 /// The rule: may `caller` do `action` with `resource` (`None`: there is no such resource)?
 pub fn check(caller: &Caller, action: Action, resource: Option<Owned<'_>>) -> Result<(), Denied> {
     if action == Action::Change {
@@ -284,6 +299,25 @@ mod tests {
             ]
         );
         assert_eq!(creator(&Caller::Anonymous), Err(U));
+    }
+
+    #[test]
+    fn only_a_session_manages_api_tokens_whatever_a_tokens_scopes() {
+        let got: Vec<_> = callers()
+            .into_iter()
+            .map(|(name, caller)| (name, credential_manager(&caller).map(|a| a.id.clone())))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("owner", Ok("acc_owner".to_owned())),
+                ("owner api rw", Err(F)),
+                ("owner api read-only", Err(F)),
+                ("owner api write-only", Err(F)),
+                ("other", Ok("acc_other".to_owned())),
+                ("anonymous", Err(U)),
+            ]
+        );
     }
 
     #[test]
