@@ -29,6 +29,7 @@
 pub mod domain;
 mod error;
 pub mod grpc;
+pub mod hash_pool;
 pub mod secrets;
 mod settings;
 pub mod store;
@@ -60,7 +61,8 @@ impl Mount for Accounts {
         settings: &Settings,
     ) -> Result<(), MountError> {
         let store = store::Store::new(deps.database(Self::SERVICE)?.clone());
-        let api = grpc::Api::new(store, secrets::Passwords::owasp(), settings.session_ttl())
+        let passwords = secrets::Passwords::owasp().on(settings.hash_pool());
+        let api = grpc::Api::new(store, passwords, settings.session_ttl())
             .with_verifier(deps.verifier.clone());
         routes.add_service(grpc::server(api));
         Ok(())

@@ -1,13 +1,16 @@
 //! The service's secrets: password hashes (argon2id), tokens and ids from a CSPRNG, and the
 //! SHA-256 a token is stored as.
 //!
-//! Hashing runs on Tokio's blocking pool: one hash at the OWASP parameters is 19 MiB of memory
-//! and tens of milliseconds of CPU, which must not stall the threads that answer requests.
+//! Hashing runs on the service's own bounded pool ([`crate::hash_pool`]): one hash at the OWASP
+//! parameters is 19 MiB of memory and tens of milliseconds of CPU, which must neither stall the
+//! threads that answer requests nor grow with the number of sign-ups at once. Each pool thread
+//! lends its own memory to the hash ([`Argon2::hash_password_into_with_memory`]), so the PHC
+//! strings are put together here from argon2's own parts rather than by its allocating
+//! `PasswordHasher`.
 
 use std::sync::Arc;
 
-use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher as _, PasswordVerifier as _};
+use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
 use argon2::{Algorithm, Argon2, Params, Version};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -18,6 +21,7 @@ use tokio::sync::OnceCell;
 
 use crate::domain::{Password, TOKEN_BYTES};
 use crate::error::Error;
+use crate::hash_pool::{HashPool, Memory};
 
 /// The OWASP Password Storage Cheat Sheet's argon2id parameters: 19 MiB (19,456 KiB) of memory,
 /// 2 passes, 1 lane.
@@ -33,11 +37,12 @@ const SALT_BYTES: usize = 16;
 /// The random bytes of an account or token id.
 const ID_BYTES: usize = 16;
 
-/// Hashes and verifies passwords with argon2id at one set of parameters. Cheap to clone;
-/// clones share the dummy hash.
+/// Hashes and verifies passwords with argon2id at one set of parameters, on one bounded pool.
+/// Cheap to clone; clones share the pool and the dummy hash.
 #[derive(Debug, Clone)]
 pub struct Passwords {
     params: Params,
+    pool: HashPool,
     /// The hash an unknown username's sign-in is verified against, so it costs what a wrong
     /// password costs. Made on first use, at the current parameters.
     dummy: Arc<OnceCell<String>>,
@@ -66,28 +71,27 @@ impl Passwords {
         let params = Params::new(m_cost, t_cost, p_cost, None).map_err(Error::hashing)?;
         Ok(Self {
             params,
+            pool: HashPool::per_core(),
             dummy: Arc::default(),
         })
     }
 
-    fn argon2(&self) -> Argon2<'static> {
-        Argon2::new(Algorithm::Argon2id, Version::V0x13, self.params.clone())
+    /// Returns this hasher running on `pool` instead of a pool of its own.
+    #[must_use]
+    pub fn on(mut self, pool: HashPool) -> Self {
+        self.pool = pool;
+        self
     }
 
     /// Returns the PHC string of `password` under a fresh random salt (parameters inside).
     pub async fn hash(&self, password: &Password) -> Result<String, Error> {
-        let argon2 = self.argon2();
+        let params = self.params.clone();
         let password = password.clone();
         let mut salt = [0_u8; SALT_BYTES];
         rand::rng().fill_bytes(&mut salt);
-        tokio::task::spawn_blocking(move || {
-            argon2
-                .hash_password_with_salt(password.expose(), &salt)
-                .map(|hash| hash.to_string())
-                .map_err(Error::hashing)
-        })
-        .await
-        .map_err(Error::Blocking)?
+        self.pool
+            .run(move |memory| phc_string(&params, password.expose(), &salt, memory))
+            .await?
     }
 
     /// Verifies `password` against the stored PHC string `stored`, or, when there is none (an
@@ -103,22 +107,20 @@ impl Passwords {
         };
         let current = self.params.clone();
         let password = password.clone();
-        tokio::task::spawn_blocking(move || {
-            let parsed = PasswordHash::new(&hash).map_err(Error::hashing)?;
-            let outdated = parsed.algorithm.as_str() != Algorithm::Argon2id.ident().as_str()
-                || parsed.version != Some(Version::V0x13.into())
-                || Params::try_from(&parsed).map_or(true, |params| !same_costs(&params, &current));
-            // The verifier takes the parameters from the hash itself.
-            let matches = Argon2::default()
-                .verify_password(password.expose(), &parsed)
-                .is_ok();
-            Ok(Verdict {
-                matches: matches && known,
-                outdated,
+        self.pool
+            .run(move |memory| {
+                let parsed = PasswordHash::new(&hash).map_err(Error::hashing)?;
+                let outdated = parsed.algorithm.as_str() != Algorithm::Argon2id.ident().as_str()
+                    || parsed.version != Some(Version::V0x13.into())
+                    || Params::try_from(&parsed)
+                        .map_or(true, |params| !same_costs(&params, &current));
+                let matches = verifies(&parsed, password.expose(), memory)?;
+                Ok(Verdict {
+                    matches: matches && known,
+                    outdated,
+                })
             })
-        })
-        .await
-        .map_err(Error::Blocking)?
+            .await?
     }
 
     async fn dummy(&self) -> Result<&str, Error> {
@@ -133,6 +135,61 @@ impl Passwords {
             .await
             .map(String::as_str)
     }
+}
+
+/// Hashes `password` with `salt` at `params` in `memory` and returns the PHC string
+/// (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`), as argon2's own `PasswordHasher` writes it.
+fn phc_string(
+    params: &Params,
+    password: &[u8],
+    salt: &[u8],
+    memory: &mut Memory,
+) -> Result<String, Error> {
+    let argon2 = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
+    let mut buffer = [0_u8; Output::MAX_LENGTH];
+    let out = &mut buffer[..params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN)];
+    argon2
+        .hash_password_into_with_memory(
+            password,
+            salt,
+            &mut *out,
+            memory.blocks(params.block_count()),
+        )
+        .map_err(Error::hashing)?;
+    let hash = PasswordHash {
+        algorithm: Algorithm::Argon2id.ident(),
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(params).map_err(Error::hashing)?,
+        salt: Some(Salt::new(salt).map_err(Error::hashing)?),
+        hash: Some(Output::new(out).map_err(Error::hashing)?),
+    };
+    Ok(hash.to_string())
+}
+
+/// Returns whether `password` hashes to `stored` under the algorithm, version, parameters and
+/// salt written in it, computed in `memory` and compared in constant time ([`Output`]'s `==`).
+fn verifies(stored: &PasswordHash, password: &[u8], memory: &mut Memory) -> Result<bool, Error> {
+    let (Some(salt), Some(expected)) = (&stored.salt, &stored.hash) else {
+        return Ok(false);
+    };
+    let algorithm = Algorithm::try_from(stored.algorithm.as_str()).map_err(Error::hashing)?;
+    let version = stored
+        .version
+        .map(Version::try_from)
+        .transpose()
+        .map_err(Error::hashing)?
+        .unwrap_or_default();
+    let params = Params::try_from(stored).map_err(Error::hashing)?;
+    let blocks = params.block_count();
+    let argon2 = Argon2::new(algorithm, version, params);
+    let mut buffer = [0_u8; Output::MAX_LENGTH];
+    let out = buffer
+        .get_mut(..expected.len())
+        .ok_or_else(|| Error::hashing("a stored hash longer than argon2 makes"))?;
+    argon2
+        .hash_password_into_with_memory(password, salt.as_ref(), &mut *out, memory.blocks(blocks))
+        .map_err(Error::hashing)?;
+    Ok(Output::new(out).map_err(Error::hashing)? == *expected)
 }
 
 fn same_costs(a: &Params, b: &Params) -> bool {
@@ -247,5 +304,55 @@ mod tests {
         );
         // Two hashes of one password differ: a salt of their own.
         assert_ne!(weak.hash(&password).await.expect("hashes"), hash);
+    }
+
+    #[tokio::test]
+    async fn hashes_read_and_written_exactly_as_argon2s_own_hasher_does() {
+        use argon2::password_hash::{PasswordHasher as _, PasswordVerifier as _};
+        let passwords = Passwords::with_costs(256, 2, 1).expect("valid costs");
+        let password = Password::parse("correct horse battery".to_owned()).expect("valid");
+        let argon2 = Argon2::new(
+            Algorithm::Argon2id,
+            Version::V0x13,
+            Params::new(256, 2, 1, None).expect("valid"),
+        );
+        // A hash stored before the pool (argon2's own) verifies with the pool's memory …
+        let theirs = argon2
+            .hash_password_with_salt(password.expose(), &[7; SALT_BYTES])
+            .expect("hashes")
+            .to_string();
+        let verdict = passwords
+            .verify(&password, Some(&theirs))
+            .await
+            .expect("verifies");
+        assert!(verdict.matches && !verdict.outdated, "{verdict:?}");
+        // … the same salt gives the same string from both …
+        let mut memory = Memory::default();
+        let ours = phc_string(
+            &passwords.params,
+            password.expose(),
+            &[7; SALT_BYTES],
+            &mut memory,
+        )
+        .expect("hashes");
+        assert_eq!(ours, theirs);
+        // … and argon2 verifies ours.
+        let parsed = PasswordHash::new(&passwords.hash(&password).await.expect("hashes"))
+            .expect("a PHC string");
+        assert!(argon2.verify_password(password.expose(), &parsed).is_ok());
+        // Argon2i and other versions still verify (and are outdated).
+        let argon2i = Argon2::new(
+            Algorithm::Argon2i,
+            Version::V0x10,
+            Params::new(64, 1, 1, None).expect("valid"),
+        )
+        .hash_password_with_salt(password.expose(), &[9; SALT_BYTES])
+        .expect("hashes")
+        .to_string();
+        let verdict = passwords
+            .verify(&password, Some(&argon2i))
+            .await
+            .expect("verifies");
+        assert!(verdict.matches && verdict.outdated, "{verdict:?}");
     }
 }

@@ -1,4 +1,5 @@
-//! The accounts service's settings: how long a session lasts.
+//! The accounts service's settings: how long a session lasts, and how many password hashes
+//! run and wait at once.
 //!
 //! Declared here, parsed with the rest of the binary's command line by `kit::config::parse`.
 
@@ -24,17 +25,44 @@ pub struct Settings {
         value_parser = whole_number(1..=3650_u32)
     )]
     pub session_days: u32,
+    /// Password hashes (argon2id, 19 MiB each) that run at once; unset: one per core.
+    #[arg(
+        long = "password-hashers",
+        env = "TURNIER_PASSWORD_HASHERS",
+        value_name = "THREADS",
+        value_parser = whole_number(1..=256_usize)
+    )]
+    pub password_hashers: Option<usize>,
+    /// Sign-ups and sign-ins that may wait for a hashing thread; one more is refused 429 `busy`.
+    #[arg(
+        long = "password-queue",
+        env = "TURNIER_PASSWORD_QUEUE",
+        value_name = "REQUESTS",
+        default_value_t = crate::hash_pool::DEFAULT_QUEUE,
+        value_parser = whole_number(0..=1_000_000_usize)
+    )]
+    pub password_queue: usize,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Self {
             session_days: DEFAULT_SESSION_DAYS,
+            password_hashers: None,
+            password_queue: crate::hash_pool::DEFAULT_QUEUE,
         }
     }
 }
 
 impl Settings {
+    /// Returns the pool password hashes run on.
+    pub fn hash_pool(&self) -> crate::hash_pool::HashPool {
+        let threads = self
+            .password_hashers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+        crate::hash_pool::HashPool::new(threads, self.password_queue)
+    }
+
     /// Returns how long a new session lasts.
     pub fn session_ttl(&self) -> Duration {
         Duration::from_secs(u64::from(self.session_days) * 86_400)
