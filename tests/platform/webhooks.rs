@@ -2,7 +2,9 @@
 //! to a receiver in the test: each delivery is signed (`X-Turnier-Signature`, checked here with
 //! the secret the organizer got once), a receiver that fails twice then answers gets the
 //! delivery once (three attempts in the hook's log), an organizer sends one again, a private
-//! address is refused unless the operator allows it, and the ownership matrix of the routes.
+//! address is refused unless the operator allows it, an address that is not globally reachable
+//! is refused whatever the operator allows, a name is checked again where it resolves at each
+//! delivery, and the ownership matrix of the routes.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -105,6 +107,41 @@ async fn receive(
         answered,
     });
     StatusCode::from_u16(answered).unwrap_or(StatusCode::OK)
+}
+
+/// Hook URLs whose host is not globally reachable (IANA special-purpose registries), nor
+/// loopback, private or link-local: the probe's of issue 35, and a few more.
+const NEVER_REACHED: [&str; 10] = [
+    "http://192.0.0.170/",
+    "http://192.0.0.1/",
+    "http://[::127.0.0.1]/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[2002:7f00:1::]/",
+    "http://[fec0::1]/",
+    "http://0.0.0.0:9/",
+    "http://198.51.100.7/",
+    "http://[2001:db8::1]/",
+    "http://[ff02::1]/",
+];
+
+/// Asserts that adding a hook at each of [`NEVER_REACHED`] is a 400 on the URL that says why.
+async fn assert_never_reached_is_refused(
+    client: &reqwest::Client,
+    api: &str,
+    tournament: &str,
+    token: &str,
+) {
+    for url in NEVER_REACHED {
+        let (status, body) = add_hook(client, api, tournament, token, json!({"url": url})).await;
+        assert_eq!(status, 400, "{url}: {body}");
+        assert_eq!(body["error"]["details"]["field"], "url", "{body}");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("only sent to globally reachable addresses")),
+            "{url}: {body}"
+        );
+    }
 }
 
 /// Asserts that every request `secret`'s hook got is signed with it, now, and says what its
@@ -244,6 +281,8 @@ async fn deliveries_are_signed_retried_logged_and_sent_again() {
         assert_eq!(status, 400, "{answer}");
         assert_eq!(answer["error"]["details"]["field"], field, "{answer}");
     }
+    // Allowing private addresses allows no more than loopback, private and link-local.
+    assert_never_reached_is_refused(&client, api, &id, &organizer).await;
 
     // Two hooks: every event to one, pairings to one that fails twice before it answers.
     let (status, all) = add_hook(
@@ -427,6 +466,7 @@ async fn a_private_address_is_refused_unless_the_operator_allows_it() {
             "{body}"
         );
     }
+    assert_never_reached_is_refused(&client, api, &id, &organizer).await;
     let (status, body) = add_hook(
         &client,
         api,
@@ -436,4 +476,94 @@ async fn a_private_address_is_refused_unless_the_operator_allows_it() {
     )
     .await;
     assert_eq!(status, 201, "a public host is taken: {body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_name_that_resolves_to_a_loopback_address_is_refused_at_delivery() {
+    // The hook is added while private addresses are allowed, then the operator turns that off:
+    // the name is resolved and checked again when the delivery is sent, as it would be if its
+    // DNS answer changed after the hook was added.
+    let mut platform =
+        support::SamplePlatform::start_with(&[("TURNIER_WEBHOOK_ALLOW_PRIVATE", "true")]).await;
+    let client = reqwest::Client::new();
+    let api = platform.api.clone();
+    let receiver = Receiver::start().await;
+    let organizer = crate::ownership::session(&client, &api, "named-org").await;
+    let (status, created) = send(
+        client.post(format!("{api}/riftbound/tournaments")).json(
+            &json!({"name": "Named", "stages": [{"format": "swiss", "settings": {"rounds": 2}}]}),
+        ),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["tournament"]["id"].as_str().expect("id").to_owned();
+    let port = receiver.url.rsplit(':').next().expect("a port").to_owned();
+    let (status, hook) = add_hook(
+        &client,
+        &api,
+        &id,
+        &organizer,
+        json!({"url": format!("http://localhost:{port}/named"), "events": ["round.paired"]}),
+    )
+    .await;
+    assert_eq!(status, 201, "allowed when it is added: {hook}");
+    let hook_id = hook["webhook"]["id"].as_str().expect("id").to_owned();
+
+    platform
+        .restart_with(&[("TURNIER_WEBHOOK_ALLOW_PRIVATE", "false")])
+        .await;
+    for name in ["Ann", "Bo"] {
+        let (status, body) = send(
+            client
+                .post(format!("{api}/tournaments/{id}/registrations"))
+                .json(&json!({"displayName": name})),
+            Some(&organizer),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+    }
+    for (path, expected) in [(format!("{id}:start"), 200), (format!("{id}/rounds"), 201)] {
+        let (status, body) = send(
+            client
+                .post(format!("{api}/tournaments/{path}"))
+                .json(&json!({})),
+            Some(&organizer),
+        )
+        .await;
+        assert_eq!(status, expected, "{path}: {body}");
+    }
+
+    let log_url = format!("{api}/tournaments/{id}/webhooks/{hook_id}/deliveries");
+    let mut log = Value::Null;
+    for _ in 0..300 {
+        let (status, body) = send(client.get(&log_url), Some(&organizer)).await;
+        assert_eq!(status, 200, "{body}");
+        log = body;
+        if log["deliveries"][0]["state"]
+            .as_str()
+            .is_some_and(|state| state != "pending")
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let delivery = &log["deliveries"][0];
+    assert_eq!(delivery["state"], "failed", "refused at once: {log}");
+    assert_eq!(delivery["event"], "round.paired", "{log}");
+    assert!(delivery["lastStatus"].is_null(), "nothing was sent: {log}");
+    assert!(
+        delivery["lastError"]
+            .as_str()
+            .is_some_and(
+                |error| (error.contains("127.0.0.1") || error.contains("::1"))
+                    && error.contains("TURNIER_WEBHOOK_ALLOW_PRIVATE")
+            ),
+        "{log}"
+    );
+    assert!(
+        receiver.received().is_empty(),
+        "the receiver got nothing: {:?}",
+        receiver.received()
+    );
 }

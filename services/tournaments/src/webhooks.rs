@@ -11,11 +11,15 @@
 //! with the secret>`. A receiver recomputes it and refuses a timestamp outside its replay
 //! window ([`verify`], five minutes by default).
 //!
-//! **Addresses.** Only `http` and `https` URLs, without credentials; a host that is (or
-//! resolves to) a loopback, private, link-local, shared, multicast or unspecified address is
-//! refused unless the operator allows it (`TURNIER_WEBHOOK_ALLOW_PRIVATE`).
+//! **Addresses.** Only `http` and `https` URLs, without credentials, to a host that is (and,
+//! at each delivery, resolves to) a globally reachable address by the IANA special-purpose
+//! registries ([`reach`]). Loopback, private-use, shared, unique-local and link-local
+//! addresses are let through when the operator allows them (`TURNIER_WEBHOOK_ALLOW_PRIVATE`);
+//! every other address that is not globally reachable is refused whatever the setting.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+pub mod reach;
+
+use std::net::IpAddr;
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -63,7 +67,8 @@ pub fn event_of(kind: &str) -> Option<&'static str> {
 pub struct WebhookSettings {
     /// The key of every hook's secret.
     pub key: Option<WebhookKey>,
-    /// Deliveries to loopback, private and link-local addresses are allowed.
+    /// Deliveries to loopback, private-use, shared, unique-local and link-local addresses
+    /// ([`reach::Reach::Local`]) are allowed.
     pub allow_private: bool,
 }
 
@@ -92,12 +97,25 @@ pub enum HookError {
     /// The URL does not read, is not http(s), has credentials or no host.
     #[error("`{0}`")]
     BadUrl(String),
-    /// The host is, or resolves to, an address webhooks may not reach.
+    /// The host is, or resolves to, a loopback, private or link-local address, and the
+    /// operator did not allow them.
     #[error(
         "webhooks are not sent to loopback, private or link-local addresses ({0}): the operator \
          can allow them with TURNIER_WEBHOOK_ALLOW_PRIVATE"
     )]
     PrivateAddress(String),
+    /// The host is, or resolves to, an address that is neither globally reachable nor local
+    /// (documentation, reserved, multicast, a protocol's): never allowed.
+    #[error(
+        "webhooks are only sent to globally reachable addresses, and {address} is not \
+         ({block}, IANA special-purpose address registry)"
+    )]
+    NotGlobal {
+        /// The address.
+        address: String,
+        /// What decided it ([`reach::deciding_block`]).
+        block: &'static str,
+    },
     /// An event that is not one of [`EVENTS`].
     #[error("`{0}` is not an event (expected one of {events})", events = EVENTS.join(", "))]
     UnknownEvent(String),
@@ -136,51 +154,18 @@ pub fn check_url(text: &str, allow_private: bool) -> Result<reqwest::Url, HookEr
     Ok(url)
 }
 
-/// Refuses an address webhooks may not reach (unless `allow_private`).
+/// Refuses an address webhooks may not reach: one that is not globally reachable, unless it
+/// is local and `allow_private`.
 pub fn check_address(ip: IpAddr, allow_private: bool) -> Result<(), HookError> {
-    if allow_private || is_public(ip) {
-        Ok(())
-    } else {
-        Err(HookError::PrivateAddress(ip.to_string()))
+    match reach::reach(ip) {
+        reach::Reach::Global => Ok(()),
+        reach::Reach::Local if allow_private => Ok(()),
+        reach::Reach::Local => Err(HookError::PrivateAddress(ip.to_string())),
+        reach::Reach::Never => Err(HookError::NotGlobal {
+            address: ip.to_string(),
+            block: reach::deciding_block(ip),
+        }),
     }
-}
-
-/// Whether `ip` is a public unicast address: not loopback, private (RFC 1918, unique local),
-/// link-local, shared (100.64/10), unspecified, broadcast, multicast, documentation or
-/// benchmarking; an IPv4-mapped IPv6 address is judged as its IPv4 address.
-pub fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(ip) => is_public_v4(ip),
-        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
-            Some(v4) => is_public_v4(v4),
-            None => is_public_v6(ip),
-        },
-    }
-}
-
-fn is_public_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
-    !(ip.is_loopback()
-        || ip.is_private()
-        || ip.is_link_local()
-        || ip.is_unspecified()
-        || ip.is_broadcast()
-        || ip.is_multicast()
-        || ip.is_documentation()
-        || a == 0
-        || (a == 100 && (64..128).contains(&b))
-        || (a == 198 && (b == 18 || b == 19))
-        || a >= 240)
-}
-
-fn is_public_v6(ip: Ipv6Addr) -> bool {
-    let first = ip.segments()[0];
-    !(ip.is_loopback()
-        || ip.is_unspecified()
-        || ip.is_multicast()
-        || ip.is_unique_local()
-        || ip.is_unicast_link_local()
-        || first == 0x2001 && ip.segments()[1] == 0x0db8)
 }
 
 /// Reads a hook's events: none given means all of them; each must be one of [`EVENTS`];
@@ -327,7 +312,6 @@ mod tests {
             "http://192.168.1.1/",
             "http://169.254.169.254/latest/meta-data",
             "http://100.64.0.1/",
-            "http://0.0.0.0/",
             "http://[::1]/",
             "http://[fe80::1]/",
             "http://[fd00::1]/",
@@ -359,6 +343,61 @@ mod tests {
                 matches!(check_url(url, true), Err(HookError::BadUrl(_))),
                 "{url}"
             );
+        }
+    }
+
+    #[test]
+    fn addresses_that_are_not_globally_reachable_are_refused_even_when_private_ones_are_allowed() {
+        for url in [
+            // The probe's (issue 35): accepted and delivered to before.
+            "http://192.0.0.170/",
+            "http://192.0.0.1/",
+            "http://[::127.0.0.1]/",
+            "http://[64:ff9b::7f00:1]/",
+            "http://[2002:7f00:1::]/",
+            "http://[fec0::1]/",
+            // More of the registries' blocks, and what is in none of them.
+            "http://0.0.0.0/",
+            "http://192.0.2.1/",
+            "http://198.18.0.1/",
+            "http://240.0.0.1/",
+            "http://255.255.255.255/",
+            "http://224.0.0.1/",
+            "http://[::]/",
+            "http://[2001:db8::1]/",
+            "http://[3fff::1]/",
+            "http://[5f00::1]/",
+            "http://[64:ff9b:1::808:808]/",
+            "http://[100::1]/",
+            "http://[2001::1]/",
+            "http://[ff02::1]/",
+            "http://[::ffff:192.0.0.170]/",
+        ] {
+            for allow_private in [false, true] {
+                assert!(
+                    matches!(
+                        check_url(url, allow_private),
+                        Err(HookError::NotGlobal { .. })
+                    ),
+                    "{url} (private allowed: {allow_private})"
+                );
+            }
+        }
+        let refused = check_url("http://192.0.0.170/", false).expect_err("refused");
+        assert_eq!(
+            refused.to_string(),
+            "webhooks are only sent to globally reachable addresses, and 192.0.0.170 is not \
+             (NAT64/DNS64 Discovery, IANA special-purpose address registry)"
+        );
+        for url in [
+            "http://8.8.8.8/",
+            "http://1.1.1.1/",
+            "http://192.0.0.9/",
+            "https://[2606:4700::1111]/",
+            "https://[2001:4860:4860::8888]/",
+            "http://[64:ff9b::808:808]/",
+        ] {
+            assert!(check_url(url, false).is_ok(), "{url}");
         }
     }
 
