@@ -9,7 +9,6 @@ pub enum Error {
     /// A service's address cannot be dialled.
     #[error(transparent)]
     Upstream(#[from] UpstreamError),
-    /// The listener failed.
-    #[error("serving HTTP failed")]
-    Serve(#[source] std::io::Error),
+    // No variant for serving: the listener retries a failed accept (`kit::listener`), so
+    // serving never fails once started.
 }

@@ -14,11 +14,11 @@ pub mod api;
 mod api_error;
 pub mod auth;
 pub mod config;
+pub mod csrf;
 mod error;
 pub mod forwarded;
 pub mod health;
 pub mod layers;
-pub mod limits;
 pub mod openapi;
 mod scrape;
 mod state;
@@ -79,36 +79,24 @@ async fn no_route(method: Method, uri: Uri, headers: http::HeaderMap) -> axum::r
     error.into_response()
 }
 
-/// The connections the gateway accepts on `listener`, each with `TCP_NODELAY` set: without
-/// it, Nagle's algorithm and the client's delayed ACK hold the end of a response for ~40 ms.
-pub fn nodelay(
-    listener: tokio::net::TcpListener,
-) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
-    use axum::serve::ListenerExt as _;
-    fn set_nodelay(tcp: &mut tokio::net::TcpStream) {
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::warn!(error = %err, "cannot set TCP_NODELAY on an accepted connection");
-        }
-    }
-    listener.tap_io(set_nodelay as fn(&mut tokio::net::TcpStream))
-}
-
 /// Serves the gateway on `listener` until `shutdown` resolves, then shuts down gracefully: it
 /// answers `/healthz` with 503 `shutting_down` from that moment, keeps accepting connections
 /// for the configured shutdown delay (so that load balancers and probes see it), then stops
 /// accepting and returns once every in-flight request has been answered.
 ///
 /// The client's address of each connection is known to the handlers (`ConnectInfo`), which
-/// name it to the services they call on its behalf.
+/// name it to the services they call on its behalf. Connections are held to the listener's
+/// limits (`kit::listener`: header-read and idle timeouts, keep-alive pings, a cap; a plain
+/// `TcpListener` gets the default ones), each with `TCP_NODELAY` set.
 ///
-/// Must run inside a Tokio runtime. Fails at once when a service URL cannot be dialled, and
-/// later only when the listener fails.
+/// Must run inside a Tokio runtime. Fails at once when a service URL cannot be dialled.
 pub async fn serve(
-    listener: tokio::net::TcpListener,
+    listener: impl Into<kit::listener::Listener>,
     config: GatewayConfig,
     metrics: kit::metrics::Metrics,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), Error> {
+    let listener: kit::listener::Listener = listener.into();
     let state = AppState::new(config, metrics)?;
     let config = state.config();
     let services: Vec<String> = config
@@ -124,6 +112,7 @@ pub async fn serve(
         body_limit_bytes = config.body_limit_bytes,
         request_timeout = ?config.request_timeout,
         readiness_timeout = ?config.readiness_timeout,
+        connections = ?listener.limits(),
         "gateway listening"
     );
     let app = router(state.clone());
@@ -138,13 +127,7 @@ pub async fn serve(
         tokio::time::sleep(delay).await;
         tracing::info!("gateway draining requests in flight");
     };
-    axum::serve(
-        nodelay(listener),
-        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
-    .map_err(Error::Serve)?;
+    kit::listener::serve_http(listener, app, shutdown).await;
     tracing::info!("gateway stopped");
     Ok(())
 }

@@ -114,14 +114,13 @@ async fn a_service_url_tonic_cannot_dial_stops_startup() {
 
 #[tokio::test]
 async fn every_accepted_connection_has_nodelay() {
-    use axum::serve::Listener as _;
-
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let addr = listener.local_addr().expect("a bound address");
-    let mut listener = gateway::nodelay(listener);
+    // The listener `serve` accepts on.
+    let listener = kit::listener::Listener::from(listener);
     let _client = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let (accepted, _peer) = listener.accept().await;
-    assert!(accepted.nodelay().expect("a readable option"));
+    let accepted = listener.accept().await;
+    assert!(accepted.stream.nodelay().expect("a readable option"));
 }
 
 #[tokio::test]
