@@ -12,6 +12,7 @@
 
 pub mod game;
 pub mod json;
+pub mod text;
 pub mod tournaments_json;
 
 #[allow(missing_docs, clippy::all)]

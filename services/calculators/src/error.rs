@@ -71,7 +71,11 @@ impl From<Error> for Status {
             Error::Spec(spec) => Failure::invalid_argument("invalid_spec", err.to_string())
                 .with_metadata("field", &spec.path)
                 .with_violation("spec_json", &err.to_string()),
-            Error::Calculator(_) => Failure::invalid_argument("invalid_argument", err.to_string()),
+            Error::Calculator(calculator) => {
+                Failure::invalid_argument("invalid_argument", err.to_string())
+                    .with_metadata("field", calculator.field())
+                    .with_violation(calculator.field(), &calculator.to_string())
+            }
             Error::BadDeck { field, .. } => {
                 Failure::invalid_argument("invalid_argument", err.to_string())
                     .with_metadata("field", field)
@@ -99,10 +103,11 @@ impl From<Error> for Status {
                 tracing::error!(error = %err, "internal error");
                 Failure::internal()
             }
-            Error::Db(cause) => {
+            // Text no check at the edge caught (a NUL) is the caller's bad input, not ours.
+            Error::Db(cause) => kit::db::refused_text(cause).unwrap_or_else(|| {
                 tracing::error!(error = ?cause, "database error");
                 Failure::internal()
-            }
+            }),
         };
         failure.into()
     }

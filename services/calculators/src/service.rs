@@ -18,7 +18,7 @@ use proto::scripts::v1 as scripts_pb;
 use serde_json::{Map, Value};
 
 use crate::defaults::{self, DefaultCalculator};
-use crate::domain::calculator::{Calculator, CalculatorName, check_source};
+use crate::domain::calculator::{Calculator, CalculatorName, ID_PREFIX, check_source};
 use crate::domain::fields;
 use crate::domain::generate::{Inspected, generate, inspect};
 use crate::domain::spec::Spec;
@@ -112,6 +112,10 @@ impl Calculators {
         username: &str,
         game: Option<Game>,
     ) -> Result<Vec<pb::Calculator>, Error> {
+        // No account has a name like this (a NUL, far too long): it has no calculators.
+        if !kit::text::is_possible_key(username, kit::text::MAX_USERNAME_BYTES) {
+            return Ok(Vec::new());
+        }
         Ok(self
             .store
             .list_public(username, game)
@@ -324,8 +328,17 @@ impl Calculators {
         }
     }
 
+    /// The stored calculator `id` of `game`, if there is one.
+    async fn stored(&self, game: Game, id: &str) -> Result<Option<Calculator>, Error> {
+        // An id not of the shape calculator ids have cannot exist: not looked up.
+        if !kit::text::is_possible_id(id, ID_PREFIX) {
+            return Ok(None);
+        }
+        Ok(self.store.get(id).await?.filter(|c| c.game == game))
+    }
+
     async fn readable(&self, caller: &Caller, game: Game, id: &str) -> Result<Calculator, Error> {
-        let calculator = self.store.get(id).await?.filter(|c| c.game == game);
+        let calculator = self.stored(game, id).await?;
         access::admit(caller, Action::Read, calculator, owned).map_err(|denied| Error::Denied {
             denied,
             id: id.to_owned(),
@@ -333,7 +346,7 @@ impl Calculators {
     }
 
     async fn changeable(&self, caller: &Caller, game: Game, id: &str) -> Result<Calculator, Error> {
-        let calculator = self.store.get(id).await?.filter(|c| c.game == game);
+        let calculator = self.stored(game, id).await?;
         access::admit(caller, Action::Change, calculator, owned).map_err(|denied| Error::Denied {
             denied,
             id: id.to_owned(),

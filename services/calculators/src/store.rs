@@ -16,7 +16,7 @@ use rand::RngCore as _;
 use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
-use crate::domain::calculator::{Calculator, CalculatorName};
+use crate::domain::calculator::{Calculator, CalculatorName, ID_PREFIX};
 use crate::error::Error;
 
 /// The calculators service's tables (versions 6xxxxxxx, see `kit::db`).
@@ -75,7 +75,7 @@ impl CalculatorStore {
         rand::rng().fill_bytes(&mut bytes);
         let time = from_millis(to_millis(now));
         let calculator = Calculator {
-            id: format!("calc_{}", URL_SAFE_NO_PAD.encode(bytes)),
+            id: format!("{ID_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes)),
             game,
             owner: owner_id.to_owned(),
             owner_name: owner_name.to_owned(),
@@ -282,7 +282,7 @@ fn calculator_of(row: &AnyRow) -> Result<Calculator, Error> {
         game: game.parse().map_err(|_| Error::Corrupt { what: "game" })?,
         owner: row.try_get("owner")?,
         owner_name: row.try_get("owner_name")?,
-        name: CalculatorName::parse(&name).map_err(|_| Error::Corrupt { what: "name" })?,
+        name: CalculatorName::stored(name),
         public: row.try_get::<i64, _>("public")? != 0,
         enabled: row.try_get::<i64, _>("enabled")? != 0,
         version: version_number(row.try_get("latest_version")?)?,

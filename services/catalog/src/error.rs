@@ -83,10 +83,12 @@ impl From<Error> for Status {
                 "nothing_to_import",
                 err.to_string(),
             ),
-            Error::ReadData { .. }
-            | Error::CorruptCard { .. }
-            | Error::Db(_)
-            | Error::Database(_) => {
+            // Text no check at the edge caught (a NUL) is the caller's bad input, not ours.
+            Error::Db(cause) => kit::db::refused_text(cause).unwrap_or_else(|| {
+                tracing::error!(error = %err, "internal error");
+                Failure::internal()
+            }),
+            Error::ReadData { .. } | Error::CorruptCard { .. } | Error::Database(_) => {
                 // The caller gets a generic message; the cause is logged inside the request span.
                 tracing::error!(error = %err, "internal error");
                 Failure::internal()

@@ -20,6 +20,9 @@ use crate::domain::{Card, Game};
 use crate::error::Error;
 use crate::store::Store;
 
+/// The longest ref any card has, in bytes, with room to spare: a longer one is unknown.
+const MAX_REF_BYTES: usize = 512;
+
 /// The most refs one `GetCards` call may ask for.
 pub const MAX_REFS: usize = 10_000;
 /// The most lines one `ResolveCardNames` call may ask for.
@@ -70,7 +73,13 @@ impl Api {
             });
         }
         let version = self.store.version(game).await?.unwrap_or_default();
-        let resolved = self.store.resolve_refs(game, refs).await?;
+        // A ref no card can have (a NUL, far too long) is unknown without a query.
+        let possible: Vec<String> = refs
+            .iter()
+            .filter(|reference| kit::text::is_possible_key(reference, MAX_REF_BYTES))
+            .cloned()
+            .collect();
+        let resolved = self.store.resolve_refs(game, &possible).await?;
         let ids: BTreeSet<String> = resolved.values().cloned().collect();
         let cards = self.cards_by_id(game, &version, ids).await?;
         let mut response = GetCardsResponse::default();

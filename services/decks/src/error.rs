@@ -204,11 +204,12 @@ impl From<Error> for Status {
                 tracing::error!(error = %err, "internal error");
                 Failure::internal()
             }
-            Error::Db(cause) => {
+            // Text no check at the edge caught (a NUL) is the caller's bad input, not ours.
+            Error::Db(cause) => kit::db::refused_text(cause).unwrap_or_else(|| {
                 // The caller gets a generic message; the cause is logged inside the request span.
                 tracing::error!(error = ?cause, "database error");
                 Failure::internal()
-            }
+            }),
             Error::TaskFailed(_) => {
                 // The caller gets a generic message; the cause is logged inside the request span.
                 tracing::error!(error = %err, "internal error");

@@ -253,6 +253,13 @@ impl SavedDecks {
     ) -> Result<Page<SavedDeck>, Error> {
         let after = Cursor::parse(&request.page_token)?;
         let game = proto::game::from_wire(request.game);
+        // No account has a name like this (a NUL, far too long): it has no decks.
+        if !kit::text::is_possible_key(&request.username, kit::text::MAX_USERNAME_BYTES) {
+            return Ok(Page {
+                items: Vec::new(),
+                next: None,
+            });
+        }
         let mut page = self
             .store
             .list_public(
@@ -332,6 +339,10 @@ impl SavedDecks {
 
     /// Returns the `kind` `id` of `game`, if there is one.
     async fn of_game(&self, kind: Kind, game: Game, id: &str) -> Result<Option<SavedDeck>, Error> {
+        // An id not of the shape this kind's ids have cannot exist: not looked up.
+        if !kit::text::is_possible_id(id, kind.id_prefix()) {
+            return Ok(None);
+        }
         Ok(self
             .store
             .get(kind, &DeckId(id.to_owned()))

@@ -25,7 +25,7 @@ use crate::saved::{
     layout_from_proto, next_page_token, pile_to_proto, role_from_proto, rule_from_proto,
     rule_to_proto,
 };
-use crate::store::TemplateStore;
+use crate::store::{TEMPLATE_ID_PREFIX, TemplateStore};
 
 /// What the errors of this module call a template.
 const KIND: &str = "template";
@@ -94,6 +94,10 @@ impl Templates {
         request: &pb::ListPublicTemplatesRequest,
     ) -> Result<pb::ListTemplatesResponse, Error> {
         let after = Cursor::parse(&request.page_token)?;
+        // No account has a name like this (a NUL, far too long): it has no templates.
+        if !kit::text::is_possible_key(&request.username, kit::text::MAX_USERNAME_BYTES) {
+            return Ok(pb::ListTemplatesResponse::default());
+        }
         let mut page = self
             .store
             .list_public(
@@ -314,9 +318,18 @@ impl Templates {
         }
     }
 
+    /// The stored template `id` of `game`, if there is one.
+    async fn stored(&self, game: Game, id: &str) -> Result<Option<Template>, Error> {
+        // An id not of the shape stored templates' ids have cannot exist: not looked up.
+        if !kit::text::is_possible_id(id, TEMPLATE_ID_PREFIX) {
+            return Ok(None);
+        }
+        Ok(self.store.get(id).await?.filter(|t| t.game == game))
+    }
+
     /// The stored template `id` of `game`, if the caller may see it.
     async fn readable(&self, caller: &Caller, game: Game, id: &str) -> Result<Template, Error> {
-        let template = self.store.get(id).await?.filter(|t| t.game == game);
+        let template = self.stored(game, id).await?;
         access::admit(caller, Action::Read, template, owned).map_err(|denied| Error::Denied {
             denied,
             kind: KIND,
@@ -338,7 +351,7 @@ impl Templates {
                 id: id.to_owned(),
             });
         }
-        let template = self.store.get(id).await?.filter(|t| t.game == game);
+        let template = self.stored(game, id).await?;
         access::admit(caller, Action::Change, template, owned).map_err(|denied| Error::Denied {
             denied,
             kind: KIND,

@@ -153,7 +153,15 @@ impl From<Error> for Status {
             Error::RulesetNotFound { .. } => {
                 Failure::new(Code::NotFound, "ruleset_not_found", err.to_string())
             }
-            Error::Ruleset(_) => Failure::invalid_argument("invalid_ruleset", err.to_string()),
+            Error::Ruleset(ruleset) => {
+                let failure = Failure::invalid_argument("invalid_ruleset", err.to_string());
+                match ruleset.field() {
+                    Some(field) => failure
+                        .with_metadata("field", field)
+                        .with_violation(field, &ruleset.to_string()),
+                    None => failure,
+                }
+            }
             Error::UnknownVersion { .. } => {
                 Failure::new(Code::NotFound, "unknown_version", err.to_string())
             }
@@ -162,11 +170,12 @@ impl From<Error> for Status {
                 tracing::error!(error = %err, "internal error");
                 Failure::internal()
             }
-            Error::Db(cause) => {
+            // Text no check at the edge caught (a NUL) is the caller's bad input, not ours.
+            Error::Db(cause) => kit::db::refused_text(cause).unwrap_or_else(|| {
                 // The caller gets a generic message; the cause is logged inside the request span.
                 tracing::error!(error = ?cause, "database error");
                 Failure::internal()
-            }
+            }),
         };
         failure.into()
     }

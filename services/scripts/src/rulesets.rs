@@ -89,6 +89,10 @@ impl Rulesets {
         game: Option<Game>,
     ) -> Result<Vec<pb::Ruleset>, Error> {
         let mut out = Vec::new();
+        // No account has a name like this (a NUL, far too long): it has no rulesets.
+        if !kit::text::is_possible_key(username, kit::text::MAX_USERNAME_BYTES) {
+            return Ok(out);
+        }
         for ruleset in self.store.list_public(username, game).await? {
             // Public, so readable by anyone; asked all the same, as every read is.
             if access::check(caller, Action::Read, Some(owned(&ruleset))).is_err() {
@@ -493,6 +497,11 @@ fn not_found(id: &str) -> Error {
 
 /// Refuses a source the safety check rejects.
 fn safe(source: &str) -> Result<(), Error> {
+    // Stored as given: text the database cannot store is refused first, naming the field.
+    kit::text::check_free_text(source).map_err(|problem| Error::BadField {
+        field: "source",
+        reason: problem.to_string(),
+    })?;
     let report = safety::check(source);
     if report.safe {
         Ok(())

@@ -96,6 +96,11 @@ impl RulesetStore {
     /// Returns the ruleset `id`; `None` when there is none or it was deleted.
     #[tracing::instrument(skip_all, fields(ruleset = %id))]
     pub async fn get(&self, id: &RulesetId) -> Result<Option<Ruleset>, Error> {
+        // An id not of the shape ruleset ids have cannot exist: not looked up (a NUL in it
+        // would fail the query on PostgreSQL).
+        if !kit::text::is_possible_id(&id.0, RulesetId::PREFIX) {
+            return Ok(None);
+        }
         let row = sqlx::query(concat!(
             "SELECT ",
             ruleset_columns!(),
@@ -482,7 +487,7 @@ fn ruleset_of(row: &AnyRow) -> Result<Ruleset, Error> {
         game: game.parse().map_err(|_| Error::Corrupt { what: "game" })?,
         owner_name: owner_name.unwrap_or_else(|| owner.clone()),
         owner,
-        name: RulesetName::parse(&name).map_err(|_| Error::Corrupt { what: "name" })?,
+        name: RulesetName::stored(name),
         scope: parse_scope(&scope).ok_or(Error::Corrupt { what: "scope" })?,
         public: row.try_get::<i64, _>("public")? != 0,
         enabled: row.try_get::<i64, _>("enabled")? != 0,

@@ -74,6 +74,8 @@ fn rule(source: &str, caller: &str) -> Request<pb::RunCardRuleRequest> {
     request
         .metadata_mut()
         .insert(CALLER_METADATA, caller.parse().expect("ASCII"));
+    // As the gateway's calls do: a named address is believed on an internal call only.
+    kit::internal::mark_internal(request.metadata_mut());
     request
 }
 

@@ -62,9 +62,10 @@ impl fmt::Display for DeckId {
 /// Why a deck (or a deck set, or a template) cannot be saved as given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SavedDeckError {
-    /// A name that is blank, too long or holds control characters.
+    /// A name that breaks the platform's text rule (`kit::text`): blank, too long, or holding
+    /// a control or bidirectional formatting character.
     #[error("`name`: {0}")]
-    InvalidName(&'static str),
+    InvalidName(proto::text::Problem),
     /// A field of the piles that breaks a limit or a rule; `field` is its path (`piles[2].cards`).
     #[error("`{field}`: {problem}")]
     InvalidPile {
@@ -83,7 +84,8 @@ pub enum SavedDeckError {
     },
 }
 
-/// A deck's (or deck set's, or template's) name: 1 to 100 characters, not blank, no control
+/// A deck's (or deck set's, or template's) name by the platform's text rule for names
+/// (`kit::text`): 1 to 100 characters, not blank, no control or bidirectional formatting
 /// characters; kept as typed, unique on its owner without regard to case ([`DeckName::key`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeckName(String);
@@ -91,16 +93,14 @@ pub struct DeckName(String);
 impl DeckName {
     /// Reads a name as typed.
     pub fn parse(name: &str) -> Result<DeckName, SavedDeckError> {
-        if name.trim().is_empty() {
-            return Err(SavedDeckError::InvalidName("give a name"));
-        }
-        if name.chars().count() > MAX_NAME_CHARS {
-            return Err(SavedDeckError::InvalidName("at most 100 characters"));
-        }
-        if name.chars().any(char::is_control) {
-            return Err(SavedDeckError::InvalidName("no control characters"));
-        }
+        proto::text::check_name(name, MAX_NAME_CHARS).map_err(SavedDeckError::InvalidName)?;
         Ok(DeckName(name.to_owned()))
+    }
+
+    /// Returns a name as stored: checked when it was given, perhaps under an older rule, and
+    /// read back as it is so a tightened rule never hides a deck from its owner.
+    pub fn stored(name: String) -> DeckName {
+        DeckName(name)
     }
 
     /// Returns the name as typed.
@@ -494,12 +494,9 @@ pub fn check_piles(piles: &[Pile], game: Game, layout: Layout) -> Result<(), Sav
     }
     for (index, pile) in piles.iter().enumerate() {
         let at = |field: &str| format!("piles[{index}].{field}");
-        if pile.name.chars().count() > MAX_NAME_CHARS {
-            return Err(pile_error(at("name"), "at most 100 characters".to_owned()));
-        }
-        if pile.name.chars().any(char::is_control) {
-            return Err(pile_error(at("name"), "no control characters".to_owned()));
-        }
+        // A pile may be left unnamed; a name it has keeps the platform's text rule.
+        proto::text::check_label(&pile.name, MAX_NAME_CHARS)
+            .map_err(|problem| pile_error(at("name"), problem.to_string()))?;
         if pile.role == PileRole::CommandZone && !has_command_zone(game) {
             return Err(pile_error(
                 at("role"),
@@ -635,11 +632,14 @@ mod tests {
     }
 
     #[test]
-    fn refuses_blank_long_and_control_character_names() {
+    fn refuses_blank_long_control_and_bidi_override_names() {
+        use proto::text::Problem;
         for (name, why) in [
-            ("", "give a name"),
-            ("   ", "give a name"),
-            ("a\nb", "no control characters"),
+            ("", Problem::Blank),
+            ("   ", Problem::Blank),
+            ("a\nb", Problem::Control('\n')),
+            ("a\0b", Problem::Control('\0')),
+            ("a\u{202E}b", Problem::Bidi('\u{202E}')),
         ] {
             assert_eq!(
                 DeckName::parse(name),
@@ -650,7 +650,7 @@ mod tests {
         assert!(DeckName::parse(&"é".repeat(100)).is_ok());
         assert_eq!(
             DeckName::parse(&"é".repeat(101)),
-            Err(SavedDeckError::InvalidName("at most 100 characters"))
+            Err(SavedDeckError::InvalidName(Problem::TooLong { max: 100 }))
         );
     }
 

@@ -265,7 +265,7 @@ fn deck_of(row: &AnyRow) -> Result<SavedDeck, Error> {
         game: game.parse().map_err(|_| Error::Corrupt { what: "game" })?,
         owner: row.try_get("owner")?,
         owner_name: row.try_get("owner_name")?,
-        name: DeckName::parse(&name).map_err(|_| Error::Corrupt { what: "name" })?,
+        name: DeckName::stored(name),
         public: row.try_get::<i64, _>("public")? != 0,
         content: DeckContent {
             layout: parse_layout(&layout).ok_or(Error::Corrupt { what: "layout" })?,

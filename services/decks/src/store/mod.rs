@@ -10,7 +10,7 @@ mod decks;
 mod templates;
 
 pub use decks::{DeckStore, Saved};
-pub use templates::TemplateStore;
+pub use templates::{TEMPLATE_ID_PREFIX, TemplateStore};
 
 use std::time::SystemTime;
 

@@ -25,7 +25,7 @@ macro_rules! template_columns {
 }
 
 /// The prefix of a template's id.
-const TEMPLATE_ID_PREFIX: &str = "tp_";
+pub const TEMPLATE_ID_PREFIX: &str = "tp_";
 
 /// The templates store.
 #[derive(Debug, Clone)]
@@ -263,7 +263,7 @@ fn template_of(row: &AnyRow) -> Result<Template, Error> {
         game: game.parse().map_err(|_| Error::Corrupt { what: "game" })?,
         owner: row.try_get("owner")?,
         owner_name: row.try_get("owner_name")?,
-        name: DeckName::parse(&name).map_err(|_| Error::Corrupt { what: "name" })?,
+        name: DeckName::stored(name),
         public: row.try_get::<i64, _>("public")? != 0,
         layout: serde_json::from_str(&layout).map_err(|_| Error::Corrupt {
             what: "template layout",

@@ -37,7 +37,8 @@ impl fmt::Display for RulesetId {
     }
 }
 
-/// A ruleset's name: 1 to [`MAX_NAME_CHARS`] characters, not only spaces, no control
+/// A ruleset's name by the platform's text rule for names (`kit::text`): 1 to
+/// [`MAX_NAME_CHARS`] characters, not only spaces, no control or bidirectional formatting
 /// characters. Kept as typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RulesetName(String);
@@ -45,17 +46,23 @@ pub struct RulesetName(String);
 impl RulesetName {
     /// Checks a name as typed.
     pub fn parse(name: &str) -> Result<Self, RulesetError> {
-        if name.trim().is_empty() {
-            return Err(RulesetError::EmptyName);
+        use proto::text::Problem;
+        match proto::text::check_name(name, MAX_NAME_CHARS) {
+            Ok(()) => Ok(Self(name.to_owned())),
+            Err(Problem::Blank) => Err(RulesetError::EmptyName),
+            Err(Problem::TooLong { .. }) => Err(RulesetError::NameTooLong {
+                chars: name.chars().count(),
+            }),
+            // A NUL is a control character to the name rule; `Nul` is free text's.
+            Err(Problem::Control(_) | Problem::Nul) => Err(RulesetError::ControlCharacterInName),
+            Err(Problem::Bidi(found)) => Err(RulesetError::BidiCharacterInName(found)),
         }
-        let chars = name.chars().count();
-        if chars > MAX_NAME_CHARS {
-            return Err(RulesetError::NameTooLong { chars });
-        }
-        if name.chars().any(char::is_control) {
-            return Err(RulesetError::ControlCharacterInName);
-        }
-        Ok(Self(name.to_owned()))
+    }
+
+    /// Returns a name as stored: checked when it was given, perhaps under an older rule, and
+    /// read back as it is so a tightened rule never hides a ruleset from its owner.
+    pub fn stored(name: String) -> Self {
+        Self(name)
     }
 
     /// Returns the name as typed.
@@ -255,6 +262,10 @@ pub enum RulesetError {
     /// The name holds a control character (a line break, a tab, …).
     #[error("the ruleset name must not contain control characters")]
     ControlCharacterInName,
+    /// The name holds a bidirectional embedding, override or isolate (U+202E, …), which would
+    /// show the text after it reordered.
+    #[error("the ruleset name must not contain bidirectional formatting characters (found U+{:04X})", *.0 as u32)]
+    BidiCharacterInName(char),
     /// Direct bans were given for a ruleset that has no Direct bans picker.
     #[error("direct bans are only for card rules of lor and pokemon, not a {} rule of {game}", scope_word(*scope))]
     DirectBansNotAllowed {
@@ -278,6 +289,22 @@ pub enum RulesetError {
     /// A change other than `enabled` was asked of a downloaded copy.
     #[error("a downloaded ruleset is read-only: duplicate it to edit it")]
     CopyIsReadOnly,
+}
+
+impl RulesetError {
+    /// Returns the request field at fault, when one is.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            RulesetError::EmptyName
+            | RulesetError::NameTooLong { .. }
+            | RulesetError::ControlCharacterInName
+            | RulesetError::BidiCharacterInName(_) => Some("name"),
+            RulesetError::DirectBansNotAllowed { .. }
+            | RulesetError::InvalidCardRef { .. }
+            | RulesetError::DuplicateBan { .. } => Some("direct_bans"),
+            RulesetError::CopyIsReadOnly => None,
+        }
+    }
 }
 
 fn scope_word(scope: Scope) -> &'static str {
@@ -336,6 +363,10 @@ mod tests {
             ("nul\0", Err(RulesetError::ControlCharacterInName)),
             ("bell\u{7}", Err(RulesetError::ControlCharacterInName)),
             ("c1\u{85}", Err(RulesetError::ControlCharacterInName)),
+            (
+                "evil\u{202E}",
+                Err(RulesetError::BidiCharacterInName('\u{202E}')),
+            ),
         ];
         for (name, expected) in cases {
             let parsed = RulesetName::parse(name);
