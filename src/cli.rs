@@ -35,6 +35,8 @@ pub struct Cli {
     webhooks: tournaments::WebhookArgs,
     #[command(flatten)]
     worker: tournaments::WorkerArgs,
+    #[command(flatten)]
+    event_streams: tournaments::EventStreamArgs,
 }
 
 impl Cli {
@@ -109,6 +111,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         scripts,
         webhooks,
         worker,
+        event_streams,
     } = cli;
     // The tools that are not a role run with the all-in-one defaults.
     let config = || process.resolve(Role::All);
@@ -125,6 +128,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 scripts,
                 webhooks,
                 worker,
+                event_streams,
             };
             crate::serve::serve(process.resolve(role), gateway, settings).await
         }

@@ -85,6 +85,8 @@ pub struct ServiceSettings {
     pub webhooks: tournaments::WebhookArgs,
     /// The submission worker's.
     pub worker: tournaments::WorkerArgs,
+    /// The tournaments service's caps on live event streams.
+    pub event_streams: tournaments::EventStreamArgs,
 }
 
 /// The webhook settings of `role`: the operator's key, else (in the all-in-one process) a
@@ -123,9 +125,11 @@ fn local_webhook_key(
             .with_context(|| format!("{} holds too short a key", path.display()))
     };
     if path.exists() {
+        kit::owner_only::warn_if_shared(&path);
         return read(&path);
     }
-    std::fs::create_dir_all(state_dir)
+    // Owner-only, as the database beside it (`kit::owner_only`).
+    kit::owner_only::create_dir(state_dir)
         .with_context(|| format!("cannot create {}", state_dir.display()))?;
     let made = std::fs::OpenOptions::new()
         .write(true)
@@ -157,6 +161,18 @@ fn verifier(deps: &Deps, role: Role, db: &Database) -> Result<Verifier, MountErr
     })
 }
 
+/// Returns the abuse limits of the process (`kit::limits`): kept in Redis when the deployment
+/// has one, so every process of a split deployment shares the counts; else in this process,
+/// whose two edges share them (the all-in-one).
+async fn limiter(config: &Config) -> anyhow::Result<kit::limits::Limiter> {
+    Ok(match &config.redis_url {
+        Some(url) => kit::limits::Limiter::redis(url, &config.queue_prefix, config.limits)
+            .await
+            .context("cannot reach Redis (REDIS_URL) for the rate limits")?,
+        None => kit::limits::Limiter::in_memory(config.limits),
+    })
+}
+
 /// Runs the role in `config` until SIGTERM or Ctrl-C, then drains and returns. The gateway
 /// and some services take their own settings.
 pub async fn serve(
@@ -172,16 +188,36 @@ pub async fn serve(
     let started = std::time::Instant::now();
 
     let services = config.role.services();
+    // The key this process's calls to the services carry, so they believe the client it names
+    // and do not count a request twice (`kit::caller`).
+    kit::internal::use_internal_key(config.internal_key.as_deref());
+    if config.internal_key.is_none() && config.role != Role::All {
+        tracing::warn!(
+            "TURNIER_INTERNAL_KEY is unset: this process's calls to other processes count as a \
+             third party's (the gateway's against its own address); set the same key in every process"
+        );
+    }
+    let limiter = limiter(&config).await?;
     let gateway_config = config.role.runs_gateway().then(|| {
         let services = config.service_urls.clone().into_iter().collect();
         gateway::GatewayConfig {
             // The gateway closes its listener together with the gRPC servers (after the same
             // delay), and says `shutting_down` on /healthz from the signal on.
             shutdown_delay: config.shutdown.delay,
+            limits: config.limits,
+            limiter: Some(limiter.clone()),
+            // Every gateway replica of a deployment checks the forms any other one drew.
+            csrf_key: gateway::csrf::CsrfKey::for_deployment(config.internal_key.as_deref()),
             ..gateway::GatewayConfig::new(&gateway, services)
         }
     });
 
+    // Idle connections must not run the process out of descriptors: take all the OS allows
+    // (each listener's cap is kept under it, `kit::listener`).
+    match kit::listener::raise_open_files_limit() {
+        Ok(limit) => tracing::info!(open_files = limit, "limit on open files"),
+        Err(err) => tracing::warn!(error = %err, "cannot raise the limit on open files"),
+    }
     // Bind every listener before anything else starts, so a taken port fails fast with the
     // setting named, and clients that connect early wait in the backlog instead of failing.
     let grpc_listener = if services.is_empty() {
@@ -240,6 +276,7 @@ pub async fn serve(
     let tournament_settings = tournaments::Settings {
         queue: queue.clone(),
         webhooks: webhooks.clone(),
+        streams: settings.event_streams.limits(),
     };
 
     let mut tasks: JoinSet<anyhow::Result<&'static str>> = JoinSet::new();
@@ -283,7 +320,8 @@ pub async fn serve(
         let mut routes = tonic::service::RoutesBuilder::default();
         let deps = Deps::new(config.service_urls.clone())
             .with_db(db.clone())
-            .with_shutdown(shutdown.clone());
+            .with_shutdown(shutdown.clone())
+            .with_limiter(limiter.clone());
         let deps = {
             let verifier = verifier(&deps, config.role, db)?;
             deps.with_verifier(verifier)
@@ -299,20 +337,27 @@ pub async fn serve(
         }
         let shutdown = shutdown.clone();
         let timing = config.shutdown;
+        let connections = config.connections;
         let readiness = deps.readiness.clone();
-        let auth = deps.auth_layer();
+        let auth = deps
+            .auth_layer()
+            .with_anonymous_message_limit(config.grpc_anonymous_message_bytes);
+        let limits = kit::limits::LimitLayer::new(deps.limiter.clone());
         tasks.spawn(async move {
-            kit::server::serve(
-                listener, &services, routes, timing, readiness, shutdown, auth,
+            let listener = kit::listener::Listener::new(listener, connections);
+            kit::server::serve_limited(
+                listener, &services, routes, timing, readiness, shutdown, auth, limits,
             )
             .await?;
             Ok("gRPC server")
         });
     }
     if let (Some(listener), Some(gateway_config)) = (http_listener, gateway_config) {
+        let connections = config.connections;
         let metrics = metrics.clone();
         let stop = shutdown.wait();
         tasks.spawn(async move {
+            let listener = kit::listener::Listener::new(listener, connections);
             gateway::serve(listener, gateway_config, metrics, stop).await?;
             Ok("gateway")
         });

@@ -17,10 +17,10 @@ use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use http::request::Parts;
 use kit::auth::{AccountCaller, AuthError, Bearer, Caller};
+use kit::caller::CallerKey;
 use serde_json::json;
 
 use crate::ApiError;
-use crate::limits::{RateKey, too_many};
 use crate::state::AppState;
 
 /// The caller of a request, as [`authenticate`] verified it.
@@ -110,20 +110,23 @@ pub(crate) async fn verify(state: &AppState, bearer: &Bearer) -> Result<AccountC
 // `ApiError` lives for one response; boxing it would only add noise (as in every handler).
 #[allow(clippy::result_large_err)]
 /// Counts a request of `caller` (an account, else its client address) against the general
-/// rate limit: the API's and the web pages' requests alike.
-pub(crate) fn count(
+/// rate limit (`kit::limits`, shared with the gRPC edge): the API's and the web pages' requests
+/// alike.
+pub(crate) async fn count(
     state: &AppState,
     caller: &Caller,
     address: Option<IpAddr>,
 ) -> Result<(), ApiError> {
-    let key = match caller {
-        Caller::Account(account) => RateKey::Account(account.id.clone()),
-        Caller::Anonymous => RateKey::Address(address),
+    let key = match (caller, address) {
+        (Caller::Account(account), _) => CallerKey::account(&account.id),
+        (Caller::Anonymous, Some(address)) => CallerKey::from(address),
+        (Caller::Anonymous, None) => CallerKey::unknown(),
     };
     state
-        .general_limit()
-        .check(&key)
-        .map_err(|wait| too_many("too many requests", wait))
+        .limiter()
+        .count_request(&key)
+        .await
+        .map_err(|refused| ApiError::from(tonic::Status::from(refused)))
 }
 
 /// Verifies the caller of every API request, counts it against the general limit, and hands
@@ -157,7 +160,7 @@ pub async fn authenticate(
             Err(err) => return unauthenticated(&err).into_response(),
         },
     };
-    if let Err(refused) = count(&state, &caller, address) {
+    if let Err(refused) = count(&state, &caller, address).await {
         return refused.into_response();
     }
     request.extensions_mut().insert(Authenticated {

@@ -14,7 +14,7 @@ use kit::config::InvalidValue;
 use kit::services::Service;
 
 use crate::forwarded::TrustedProxies;
-use crate::limits::RateLimits;
+use kit::limits::{LimitSettings, Limiter};
 
 /// The default largest request body: 2 MiB, well above a deck list or a script source.
 pub const DEFAULT_BODY_LIMIT_BYTES: usize = 2 * 1024 * 1024;
@@ -68,41 +68,6 @@ pub struct Settings {
         value_parser = positive_secs
     )]
     pub request_timeout_secs: u64,
-    /// Requests per second one account (or one anonymous client address) may make on
-    /// average; 0 turns the general limit off.
-    #[arg(
-        long,
-        env = "TURNIER_RATE_LIMIT_PER_SECOND",
-        value_name = "N",
-        default_value_t = RateLimits::default().per_second
-    )]
-    pub rate_limit_per_second: u32,
-    /// Requests one account or address may make at once above that average.
-    #[arg(
-        long,
-        env = "TURNIER_RATE_LIMIT_BURST",
-        value_name = "N",
-        default_value_t = RateLimits::default().burst
-    )]
-    pub rate_limit_burst: u32,
-    /// Failed sign-ins (or sign-ups) per username and per client address within the window
-    /// before further attempts get 429; 0 turns the limit off.
-    #[arg(
-        long,
-        env = "TURNIER_SIGN_IN_FAILURES",
-        value_name = "N",
-        default_value_t = RateLimits::default().sign_in_failures
-    )]
-    pub sign_in_failures: u32,
-    /// The window failed sign-ins are counted in, in seconds.
-    #[arg(
-        long,
-        env = "TURNIER_SIGN_IN_WINDOW_SECS",
-        value_name = "SECS",
-        default_value_t = RateLimits::default().window.as_secs(),
-        value_parser = positive_secs
-    )]
-    pub sign_in_window_secs: u64,
     /// Proxies whose X-Forwarded-For names the client (an ingress, a load balancer): a
     /// comma-separated list of addresses and networks; unset: trust none, the connection's
     /// peer is the client.
@@ -132,10 +97,17 @@ pub struct GatewayConfig {
     /// How long the gateway keeps accepting connections once shutdown has begun, answering
     /// `/healthz` with `shutting_down` meanwhile (the process's `TURNIER_SHUTDOWN_DELAY_SECS`).
     pub shutdown_delay: Duration,
-    /// The general rate limit and the limit on failed sign-ins.
-    pub rate_limits: RateLimits,
+    /// The abuse limits (the process's `kit::limits` settings), counted in a limiter of the
+    /// gateway's own unless [`GatewayConfig::limiter`] is given.
+    pub limits: LimitSettings,
+    /// The limiter the process shares between its edges (the all-in-one's, or Redis's in a
+    /// split deployment); `None`: one of the gateway's own from [`GatewayConfig::limits`].
+    pub limiter: Option<Limiter>,
     /// The proxies whose X-Forwarded-For names the client.
     pub trusted_proxies: TrustedProxies,
+    /// The key the pages' CSRF tokens are made with: random for this process unless the
+    /// binary derives it from the deployment's internal key (`crate::csrf`).
+    pub csrf_key: crate::csrf::CsrfKey,
 }
 
 /// The browser origins allowed to call the API cross-origin (CORS).
@@ -161,13 +133,10 @@ impl GatewayConfig {
             request_timeout: Duration::from_secs(settings.request_timeout_secs),
             readiness_timeout: DEFAULT_READINESS_TIMEOUT,
             shutdown_delay: Duration::ZERO,
-            rate_limits: RateLimits {
-                per_second: settings.rate_limit_per_second,
-                burst: settings.rate_limit_burst,
-                sign_in_failures: settings.sign_in_failures,
-                window: Duration::from_secs(settings.sign_in_window_secs),
-            },
+            limits: LimitSettings::default(),
+            limiter: None,
             trusted_proxies: settings.trusted_proxies.clone().unwrap_or_default(),
+            csrf_key: crate::csrf::CsrfKey::random(),
         }
     }
 
@@ -181,8 +150,10 @@ impl GatewayConfig {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             readiness_timeout: DEFAULT_READINESS_TIMEOUT,
             shutdown_delay: Duration::ZERO,
-            rate_limits: RateLimits::default(),
+            limits: LimitSettings::default(),
+            limiter: None,
             trusted_proxies: TrustedProxies::default(),
+            csrf_key: crate::csrf::CsrfKey::random(),
         }
     }
 }
@@ -315,7 +286,6 @@ mod tests {
             config.services[1],
             (Service::Catalog, "http://127.0.0.1:50052".to_owned())
         );
-        assert_eq!(config.rate_limits, RateLimits::default());
         assert!(config.trusted_proxies.is_empty());
     }
 
@@ -329,10 +299,6 @@ mod tests {
             ("TURNIER_BODY_LIMIT_BYTES", "1024"),
             ("TURNIER_REQUEST_TIMEOUT_SECS", "5"),
             ("TURNIER_SEARCH_URL", "https://search.turnier.svc:443"),
-            ("TURNIER_RATE_LIMIT_PER_SECOND", "7"),
-            ("TURNIER_RATE_LIMIT_BURST", "9"),
-            ("TURNIER_SIGN_IN_FAILURES", "4"),
-            ("TURNIER_SIGN_IN_WINDOW_SECS", "60"),
             ("TURNIER_TRUSTED_PROXIES", "10.0.0.0/8"),
         ])
         .expect("all values are valid");
@@ -348,15 +314,6 @@ mod tests {
         assert_eq!(
             config.services[2],
             (Service::Search, "https://search.turnier.svc:443".to_owned())
-        );
-        assert_eq!(
-            config.rate_limits,
-            RateLimits {
-                per_second: 7,
-                burst: 9,
-                sign_in_failures: 4,
-                window: Duration::from_secs(60),
-            }
         );
         assert!(
             config

@@ -6,11 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use kit::metrics::Metrics;
 
-use crate::config::GatewayConfig;
-use crate::limits::{GeneralLimit, SignInGuard};
+use kit::limits::Limiter;
 
-/// How often the general limit forgets callers whose buckets are full again.
-const FORGET_IDLE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+use crate::config::GatewayConfig;
 use crate::upstream::{Clients, UpstreamError, Upstreams};
 
 /// The shared state of the gateway's handlers. Cheap to clone.
@@ -27,10 +25,9 @@ struct Inner {
     metrics: Metrics,
     /// Who bearer tokens are: the accounts service, briefly cached; none without one.
     verifier: Option<kit::auth::Verifier>,
-    /// The general rate limit per account or anonymous address.
-    general_limit: GeneralLimit,
-    /// The limit on failed sign-ins and sign-ups.
-    sign_in_guard: SignInGuard,
+    /// The abuse limits, shared with the process's other edge (and, through Redis, with the
+    /// other processes of a split deployment).
+    limiter: Limiter,
     /// Set once graceful shutdown has begun; `/healthz` answers 503 from then on so that a
     /// load balancer still holding a kept-alive connection stops sending new work.
     shutting_down: AtomicBool,
@@ -46,8 +43,10 @@ impl AppState {
         let verifier = clients
             .accounts_if_configured()
             .map(|accounts| kit::auth::Verifier::new(accounts.clone()));
-        let general_limit = GeneralLimit::new(&config.rate_limits);
-        let sign_in_guard = SignInGuard::new(&config.rate_limits);
+        let limiter = config
+            .limiter
+            .clone()
+            .unwrap_or_else(|| Limiter::in_memory(config.limits));
         let state = Self {
             inner: Arc::new(Inner {
                 config,
@@ -55,25 +54,10 @@ impl AppState {
                 clients,
                 metrics,
                 verifier,
-                general_limit,
-                sign_in_guard,
+                limiter,
                 shutting_down: AtomicBool::new(false),
             }),
         };
-        // Buckets that are full again are forgotten once a minute, so the limiter's memory
-        // follows the recent callers only; the task ends with the state.
-        let weak = Arc::downgrade(&state.inner);
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(FORGET_IDLE_EVERY);
-            every.tick().await;
-            loop {
-                every.tick().await;
-                match weak.upgrade() {
-                    Some(inner) => inner.general_limit.forget_idle(),
-                    None => break,
-                }
-            }
-        });
         Ok(state)
     }
 
@@ -82,14 +66,9 @@ impl AppState {
         self.inner.verifier.as_ref()
     }
 
-    /// Returns the general rate limit.
-    pub fn general_limit(&self) -> &GeneralLimit {
-        &self.inner.general_limit
-    }
-
-    /// Returns the limit on failed sign-ins and sign-ups.
-    pub fn sign_in_guard(&self) -> &SignInGuard {
-        &self.inner.sign_in_guard
+    /// Returns the abuse limits every request is counted against (`kit::limits`).
+    pub fn limiter(&self) -> &Limiter {
+        &self.inner.limiter
     }
 
     /// Returns the configuration the gateway runs with.

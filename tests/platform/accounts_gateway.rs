@@ -504,6 +504,15 @@ async fn the_general_limit_counts_accounts_and_anonymous_addresses_apart() {
     assert_eq!(response.status().as_u16(), 200);
 }
 
+/// Returns `request` with `token` as its bearer.
+fn with<T>(token: &str, mut request: tonic::Request<T>) -> tonic::Request<T> {
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ASCII"),
+    );
+    request
+}
+
 /// Issue 35, defect 1: a write-only API token that expires in seconds minted a read-write
 /// token with no expiry, which read what its parent could not and outlived its expiry and
 /// revocation. Only a session makes API tokens now, over HTTP and gRPC alike.
@@ -538,13 +547,6 @@ async fn an_api_token_cannot_mint_another_over_http_or_grpc() {
         .await
         .expect("connects");
     let mut accounts = AccountServiceClient::new(channel);
-    let with = |token: &str, mut request: tonic::Request<_>| {
-        request.metadata_mut().insert(
-            "authorization",
-            format!("Bearer {token}").parse().expect("ASCII"),
-        );
-        request
-    };
     let refused = accounts
         .create_api_token(with(
             &parent,
@@ -777,4 +779,148 @@ async fn an_untrusted_client_cannot_pose_as_another_address() {
         .await
         .expect("answers");
     assert_eq!(response.status().as_u16(), 429);
+}
+
+/// Issue 35, defect 2: the gRPC port holds what HTTP holds, with one count for both edges.
+/// Wrong passwords over gRPC hold the username over HTTP (and gRPC) even with the right one,
+/// and wrong passwords over HTTP hold it over gRPC; sign-ups from one address are counted
+/// whichever edge they use; anonymous gRPC calls meet the general limit, and the count they
+/// make holds over HTTP.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_grpc_port_shares_the_gateways_sign_in_sign_up_and_rate_limits() {
+    use proto::accounts::v1::account_service_client::AccountServiceClient;
+    use proto::accounts::v1::{CreateAccountRequest, SignInRequest};
+
+    let sign_in = |username: &str, password: &str| SignInRequest {
+        username: username.to_owned(),
+        password: password.to_owned(),
+    };
+    // gRPC first, then HTTP.
+    let platform = support::SamplePlatform::start_with(&[("TURNIER_SIGN_IN_FAILURES", "10")]).await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    sign_up(&client, api, "Ana").await;
+    let mut accounts = AccountServiceClient::connect(platform.grpc.clone())
+        .await
+        .expect("connects");
+    let mut codes = Vec::new();
+    for _ in 0..15 {
+        let refused = accounts
+            .sign_in(sign_in("Ana", "not the password"))
+            .await
+            .expect_err("a wrong password");
+        codes.push(refused.code());
+    }
+    assert_eq!(codes[..10], [tonic::Code::Unauthenticated; 10], "{codes:?}");
+    assert_eq!(
+        codes[10..],
+        [tonic::Code::ResourceExhausted; 5],
+        "{codes:?}"
+    );
+    let held = accounts
+        .sign_in(sign_in("Ana", PASSWORD))
+        .await
+        .expect_err("held even with the right password");
+    assert_eq!(held.code(), tonic::Code::ResourceExhausted);
+    assert_eq!(
+        kit::clients::ServiceError::from(held).reason,
+        "too_many_requests"
+    );
+    let (status, body) = post(
+        &client,
+        format!("{api}/sessions"),
+        None,
+        json!({"username": "Ana", "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(status, 429, "HTTP holds what gRPC counted: {body}");
+
+    // HTTP first, then gRPC; and sign-ups per address on both edges.
+    let platform = support::SamplePlatform::start_with(&[
+        ("TURNIER_SIGN_IN_FAILURES", "3"),
+        ("TURNIER_SIGN_UPS_PER_ADDRESS", "4"),
+    ])
+    .await;
+    let (api, client) = (&platform.api, reqwest::Client::new());
+    sign_up(&client, api, "Bea").await;
+    let mut accounts = AccountServiceClient::connect(platform.grpc.clone())
+        .await
+        .expect("connects");
+    let mut made = 1; // Bea
+    let mut refused = None;
+    for n in 0..12 {
+        match accounts
+            .create_account(CreateAccountRequest {
+                username: format!("rush-{n}"),
+                password: PASSWORD.to_owned(),
+            })
+            .await
+        {
+            Ok(_) => made += 1,
+            Err(status) => {
+                refused = Some(status);
+                break;
+            }
+        }
+    }
+    assert_eq!(made, 4, "four accounts from this address, over either edge");
+    assert_eq!(
+        refused.map(|status| status.code()),
+        Some(tonic::Code::ResourceExhausted)
+    );
+    let (status, body) = post(
+        &client,
+        format!("{api}/accounts"),
+        None,
+        json!({"username": "over-http", "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(status, 429, "{body}");
+
+    // A held username (and address) after failures over HTTP is held over gRPC.
+    for _ in 0..3 {
+        let (status, _) = post(
+            &client,
+            format!("{api}/sessions"),
+            None,
+            json!({"username": "Bea", "password": "not the password"}),
+        )
+        .await;
+        assert_eq!(status, 401);
+    }
+    let held = accounts
+        .sign_in(sign_in("Bea", PASSWORD))
+        .await
+        .expect_err("gRPC holds what HTTP counted");
+    assert_eq!(held.code(), tonic::Code::ResourceExhausted);
+    // The general limit on anonymous gRPC calls, shared with HTTP.
+    let platform = support::SamplePlatform::start_with(&[
+        ("TURNIER_RATE_LIMIT_PER_SECOND", "5"),
+        ("TURNIER_RATE_LIMIT_BURST", "5"),
+    ])
+    .await;
+    let channel = tonic::transport::Endpoint::from_shared(platform.grpc.clone())
+        .expect("a URL")
+        .connect()
+        .await
+        .expect("connects");
+    let mut catalog =
+        proto::catalog::v1::catalog_service_client::CatalogServiceClient::new(channel);
+    let mut refused = 0;
+    for _ in 0..200 {
+        if let Err(status) = catalog
+            .list_sets(proto::catalog::v1::ListSetsRequest {
+                game: proto::common::v1::Game::Pokemon as i32,
+            })
+            .await
+        {
+            assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
+            refused += 1;
+        }
+    }
+    assert!(refused >= 150, "{refused} of 200 anonymous calls refused");
+    let (status, body) = get(&client, format!("{}/pokemon/sets", platform.api), None).await;
+    assert_eq!(status, 429, "the address's count holds over HTTP: {body}");
+    // Health is never counted.
+    let health = support::health(&platform.grpc, "turnier.catalog.v1.CatalogService").await;
+    assert!(health.is_ok(), "{health:?}");
 }

@@ -141,6 +141,12 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
         ("DATABASE_URL".to_owned(), database.url().to_owned()),
         ("REDIS_URL".to_owned(), redis.url().to_owned()),
         ("TURNIER_QUEUE_PREFIX".to_owned(), redis.prefix().to_owned()),
+        // What the manifests give every process from the Secret.
+        (
+            "TURNIER_INTERNAL_KEY".to_owned(),
+            "split-test-0123456789abcdef0123456789abcdef".to_owned(),
+        ),
+        ("TURNIER_SIGN_IN_FAILURES".to_owned(), "3".to_owned()),
         (
             "TURNIER_HTTP_ADDR".to_owned(),
             format!("127.0.0.1:{}", spare.pop().expect("enough ports")),
@@ -215,6 +221,8 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
     .await;
     lineup_checked_by_the_worker(&format!("{http}/api/v1")).await;
     worker.assert_running();
+    let accounts = format!("http://127.0.0.1:{}", ports[&Service::Accounts]);
+    sign_in_failures_over_http_hold_over_grpc(&format!("{http}/api/v1"), &accounts).await;
 
     // A service dies: readiness turns 503 and names it.
     processes
@@ -244,6 +252,42 @@ async fn one_process_per_service_against_postgres_and_redis_and_readiness_follow
         worker.log().contains("lineup checked"),
         "the worker process checked the lineup: {}",
         worker.log()
+    );
+}
+
+/// Issue 35, defect 2, across processes: failed sign-ins made through the gateway process
+/// hold the username at the accounts process's own gRPC port (the counts are in Redis), even
+/// with the right password.
+async fn sign_in_failures_over_http_hold_over_grpc(api: &str, accounts: &str) {
+    use proto::accounts::v1::SignInRequest;
+    use proto::accounts::v1::account_service_client::AccountServiceClient;
+    use serde_json::json;
+    let client = reqwest::Client::new();
+    crate::ownership::sign_up(&client, api, "split-ana").await;
+    for _ in 0..3 {
+        let status = client
+            .post(format!("{api}/sessions"))
+            .json(&json!({"username": "split-ana", "password": "not the password"}))
+            .send()
+            .await
+            .expect("answers")
+            .status();
+        assert_eq!(status.as_u16(), 401);
+    }
+    let mut grpc = AccountServiceClient::connect(accounts.to_owned())
+        .await
+        .expect("connects");
+    let refused = grpc
+        .sign_in(SignInRequest {
+            username: "split-ana".to_owned(),
+            password: "correct horse battery".to_owned(),
+        })
+        .await
+        .expect_err("held over gRPC too");
+    assert_eq!(
+        refused.code(),
+        tonic::Code::ResourceExhausted,
+        "{refused:?}"
     );
 }
 

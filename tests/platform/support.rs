@@ -417,4 +417,23 @@ impl SamplePlatform {
         let url = format!("{}/pokemon/cards/svp-106", self.api);
         wait_for_http_status(&mut self.process, &url, 200).await;
     }
+
+    /// Stops the process (SIGTERM, waiting until it exits) and starts it again on the same
+    /// ports, database and data with the settings `env` changes, waiting until the sample
+    /// catalog answers: an operator changing a setting.
+    pub async fn restart_with(&mut self, env: &[(&str, &str)]) {
+        self.process.terminate();
+        self.process.wait_for_exit();
+        for (key, value) in env {
+            self.env.insert((*key).to_owned(), (*value).to_owned());
+        }
+        self.process = Process::start(
+            "all-in-one-reconfigured",
+            self._state.path(),
+            &["serve"],
+            &self.env,
+        );
+        let url = format!("{}/pokemon/cards/svp-106", self.api);
+        wait_for_http_status(&mut self.process, &url, 200).await;
+    }
 }

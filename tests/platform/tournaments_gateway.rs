@@ -2,8 +2,9 @@
 //! defaults (Swiss with a bye, a late entrant and a drop, then a top 8 by placement to a
 //! winner), its standings and pairings reproduced by the offline tool from the exported stage;
 //! the guide's worked example played through the service; results reported, confirmed and
-//! disputed; the live event stream across a round and resumed; a crash (SIGKILL) mid-round;
-//! the engine's refusals; and the ownership matrix.
+//! disputed (an organizer who plays reports as a player); the live event stream across a round
+//! and resumed, and its cap per account and address; a crash (SIGKILL) mid-round; the engine's
+//! refusals and the bounds of settings; and the ownership matrix.
 
 use std::collections::HashMap;
 
@@ -560,6 +561,285 @@ async fn players_report_and_confirm_and_a_contradiction_goes_to_the_organizer() 
     assert_eq!(status, 400, "{body}");
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn an_organizer_who_plays_needs_the_opponents_confirmation_and_another_organizers_entry_is_final()
+ {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (platform.api.as_str(), reqwest::Client::new());
+    let organizer = session(&client, api, "playing-org").await;
+    let ana = session(&client, api, "playing-ana").await;
+    let judge = session(&client, api, "playing-judge").await;
+    let tournament = create(
+        &client,
+        api,
+        "lor",
+        &organizer,
+        json!({"name": "Kitchen table", "stages": [{"format": "swiss", "settings": {"rounds": 2}}]}),
+    )
+    .await;
+    let event = Event::of(api, &client, &organizer, &tournament);
+    for token in [&organizer, &ana] {
+        let (status, body) = event.post("/registrations", token, json!({})).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let (status, body) = event.post(":start", &organizer, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    let round = event.pair().await;
+    let played = &round["matches"][0];
+    let id = played["id"].as_str().expect("one match");
+    // Games as the organizer (registered first, `r1`) won and lost them, in `players` order.
+    let organizer_first = played["players"][0] == "r1";
+    let games = |won: u32, lost: u32| {
+        if organizer_first {
+            [won, lost]
+        } else {
+            [lost, won]
+        }
+    };
+    // The organizer's report of their own match waits for the opponent (it was final).
+    let reported = event.report(&organizer, id, games(2, 0)).await;
+    assert_eq!(reported["result"]["state"], "reported", "{reported}");
+    // The opponent disagrees: disputed, not overruled by the organizer who plays.
+    let disputed = event.report(&ana, id, games(0, 2)).await;
+    assert_eq!(disputed["result"]["state"], "disputed", "{disputed}");
+    let agreed = event.report(&organizer, id, games(0, 2)).await;
+    assert_eq!(agreed["result"]["state"], "confirmed", "{agreed}");
+    // Decided: the organizer who plays may not change it any more, as any player.
+    let (status, body) = event
+        .post(
+            &format!("/matches/{id}:report"),
+            &organizer,
+            json!({"games": games(2, 0)}),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"]["code"], "result_decided");
+    // A co-organizer who does not play it enters a correction: final.
+    let (status, body) = event
+        .post(
+            "/organizers",
+            &organizer,
+            json!({"username": "playing-judge"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let corrected = event.report(&judge, id, [2, 1]).await;
+    assert_eq!(corrected["result"]["state"], "final", "{corrected}");
+    assert_eq!(corrected["result"]["games"], json!([2, 1]));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stage_number_below_1_and_a_setting_past_its_bound_are_400s_naming_them() {
+    let platform = support::SamplePlatform::start().await;
+    let (api, client) = (platform.api.as_str(), reqwest::Client::new());
+    let organizer = session(&client, api, "bounds-org").await;
+    for (game, stage, named) in [
+        (
+            "lor",
+            json!({"format": "swiss", "settings": {"rounds": 1_000_000}}),
+            "setting `rounds` must be at most 64, not 1000000",
+        ),
+        (
+            "pokemon",
+            json!({"format": "round_robin", "settings": {"grouping": {"groups": 100_000}}}),
+            "setting `grouping.groups` must be at most 4096",
+        ),
+        (
+            "riftbound",
+            json!({"format": "cumulative_points", "settings": {"matches": 1_000_000}}),
+            "setting `matches` must be at most 64",
+        ),
+    ] {
+        let (status, body) = send(
+            client
+                .post(format!("{api}/{game}/tournaments"))
+                .json(&json!({"name": "Endless", "stages": [stage]})),
+            Some(&organizer),
+        )
+        .await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(body["error"]["code"], "invalid_argument", "{body}");
+        assert_eq!(
+            body["error"]["details"]["field"], "stages[0].settings",
+            "{body}"
+        );
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .is_some_and(|message| message.contains(named)),
+            "{named}: {body}"
+        );
+    }
+    let (status, body) = send(
+        client.post(format!("{api}/lor/tournaments")).json(
+            &json!({"name": "Huge", "stages": [{"format": "swiss"}], "maxParticipants": 1_000_000}),
+        ),
+        Some(&organizer),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.to_string().contains("maxParticipants"), "{body}");
+    // A stage's export names a stage from 1: 0 is not "the current stage" (it was).
+    let tournament = create(
+        &client,
+        api,
+        "lor",
+        &organizer,
+        json!({"name": "Export", "stages": [{"format": "swiss", "settings": {"rounds": 64}}]}),
+    )
+    .await;
+    let event = Event::of(api, &client, &organizer, &tournament);
+    for stage in ["0", "-1", "-99999999999"] {
+        let (status, body) = send(
+            client.get(event.url(&format!("/stages/{stage}:export"))),
+            None,
+        )
+        .await;
+        assert_eq!(status, 400, "stage {stage}: {body}");
+        assert_eq!(body["error"]["code"], "invalid_argument", "{body}");
+    }
+    let (status, body) = send(client.get(event.url("/stages/2:export")), None).await;
+    assert_eq!(status, 404, "{body}");
+    event.get("/stages/1:export").await;
+}
+
+/// Opens the live event stream at `url` with `token` (`None`: anonymous) and returns the
+/// response, whatever its status.
+async fn open_stream(
+    client: &reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+) -> reqwest::Response {
+    let request = client.get(url);
+    let request = match token {
+        Some(token) => request.bearer_auth(token),
+        None => request,
+    };
+    request.send().await.expect("the gateway answers")
+}
+
+/// Asserts that `response` is the refusal of a stream over the cap.
+async fn assert_too_many_streams(response: reqwest::Response, whom: &str) {
+    assert_eq!(response.status().as_u16(), 429, "{whom}");
+    let body: Value = response.json().await.expect("the error shape");
+    assert_eq!(body["error"]["code"], "resource_exhausted", "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("too many live event streams") && message.contains(whom),
+        "{body}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn event_streams_are_capped_per_account_and_per_address_over_http_and_grpc() {
+    use proto::tournaments::v1::WatchTournamentRequest;
+    use proto::tournaments::v1::tournament_service_client::TournamentServiceClient;
+
+    let platform = support::SamplePlatform::start_with(&[
+        ("TURNIER_EVENT_STREAMS_PER_ACCOUNT", "3"),
+        ("TURNIER_EVENT_STREAMS_PER_ADDRESS", "2"),
+    ])
+    .await;
+    let (api, client) = (platform.api.as_str(), reqwest::Client::new());
+    let ana = session(&client, api, "streams-ana").await;
+    let tournament = create(
+        &client,
+        api,
+        "lor",
+        &ana,
+        json!({"name": "Watched", "stages": [{"format": "swiss"}]}),
+    )
+    .await;
+    let url = format!(
+        "{api}/tournaments/{}/events",
+        tournament["id"].as_str().expect("id")
+    );
+
+    // An anonymous address: 2 streams, the third refused.
+    let mut anonymous = Vec::new();
+    for _ in 0..2 {
+        let response = open_stream(&client, &url, None).await;
+        assert_eq!(response.status().as_u16(), 200);
+        anonymous.push(response);
+    }
+    assert_too_many_streams(open_stream(&client, &url, None).await, "address").await;
+    // The service counts the gRPC stream the gateway reads: a third party calling it
+    // directly from the same address is the same caller.
+    let channel = tonic::transport::Endpoint::from_shared(platform.grpc.clone())
+        .expect("a URL")
+        .connect()
+        .await
+        .expect("connects");
+    let mut grpc = TournamentServiceClient::new(channel);
+    let watch = |token: Option<&str>| {
+        let mut request = tonic::Request::new(WatchTournamentRequest {
+            id: tournament["id"].as_str().expect("id").to_owned(),
+            after_seq: 0,
+        });
+        if let Some(token) = token {
+            request.metadata_mut().insert(
+                "authorization",
+                format!("Bearer {token}").parse().expect("ASCII"),
+            );
+        }
+        request
+    };
+    let refused = grpc
+        .watch_tournament(watch(None))
+        .await
+        .expect_err("the address holds its cap");
+    assert_eq!(
+        refused.code(),
+        tonic::Code::ResourceExhausted,
+        "{refused:?}"
+    );
+
+    // A signed-in account is counted on its own, whatever its address: 3 streams, over
+    // HTTP and gRPC together, then refused on both.
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let response = open_stream(&client, &url, Some(&ana)).await;
+        assert_eq!(response.status().as_u16(), 200);
+        held.push(response);
+    }
+    let over_grpc = grpc
+        .watch_tournament(watch(Some(&ana)))
+        .await
+        .expect("the account's third stream")
+        .into_inner();
+    assert_too_many_streams(open_stream(&client, &url, Some(&ana)).await, "account").await;
+    let refused = grpc
+        .watch_tournament(watch(Some(&ana)))
+        .await
+        .expect_err("the account holds its cap");
+    assert_eq!(
+        refused.code(),
+        tonic::Code::ResourceExhausted,
+        "{refused:?}"
+    );
+
+    // A closed stream frees its slot: once the service sees it gone, the next one opens.
+    drop(over_grpc);
+    drop(anonymous.pop());
+    for (token, whom) in [(Some(ana.as_str()), "account"), (None, "address")] {
+        let deadline = std::time::Instant::now() + support::DEADLINE;
+        loop {
+            let response = open_stream(&client, &url, token).await;
+            if response.status().as_u16() == 200 {
+                held.push(response);
+                break;
+            }
+            assert_too_many_streams(response, whom).await;
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the {whom}'s closed stream never freed its slot"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+    assert_too_many_streams(open_stream(&client, &url, Some(&ana)).await, "account").await;
+}
+
 /// Reads Server-Sent Events from `response` into `(id, event, data)` triples on a channel.
 fn sse_events(
     response: reqwest::Response,
@@ -886,6 +1166,88 @@ async fn the_ownership_matrix_of_a_tournament() {
     )
     .await;
     assert_eq!(status, 201, "{other}");
+    // Lineups: the other account submits its own; the organizers read every lineup, with the
+    // reading rule, so also with the owner's read-only token (issue 35: it was refused).
+    let (status, body) = send(
+        client.patch(&url).json(&json!({"deckSettings": {}})),
+        Some(&callers.owner),
+    )
+    .await;
+    assert_eq!(status, 200, "saving deck settings: {body}");
+    let lineup = format!(
+        "{url}/registrations/{}/lineup",
+        other["registration"]["id"].as_str().expect("id")
+    );
+    let (status, body) = send(
+        client
+            .put(&lineup)
+            .json(&json!({"decks": ["one deck code"]})),
+        Some(&callers.other),
+    )
+    .await;
+    assert_eq!(status, 202, "{body}");
+    callers
+        .expect(
+            "reading a player's lineup (organizers only)",
+            &[
+                (Who::Owner, 200),
+                (Who::ReadOnly, 200),
+                (Who::Other, 200),
+                (Who::Anonymous, 403),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+            ],
+            || client.get(&lineup),
+        )
+        .await;
+    callers
+        .expect(
+            "changing a player's lineup",
+            &[
+                (Who::ReadOnly, 403),
+                (Who::Anonymous, 401),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+            ],
+            || {
+                client
+                    .put(&lineup)
+                    .json(&json!({"decks": ["another deck code"]}))
+            },
+        )
+        .await;
+    callers
+        .expect(
+            "listing lineups",
+            &[
+                (Who::Owner, 200),
+                (Who::ReadOnly, 200),
+                (Who::Other, 200),
+                (Who::Anonymous, 200),
+                (Who::Revoked, 401),
+                (Who::Expired, 401),
+            ],
+            || client.get(format!("{url}/lineups")),
+        )
+        .await;
+    for (who, token, seen) in [
+        ("the owner", Some(&callers.owner), 1),
+        ("the owner's read-only token", Some(&callers.read_only), 1),
+        ("the player", Some(&callers.other), 1),
+        ("anonymous", None, 0),
+    ] {
+        let (status, body) = send(
+            client.get(format!("{url}/lineups")),
+            token.map(String::as_str),
+        )
+        .await;
+        assert_eq!(status, 200, "{who}: {body}");
+        assert_eq!(
+            body["lineups"].as_array().map(Vec::len),
+            Some(seen),
+            "{who}: {body}"
+        );
+    }
     callers
         .expect(
             "closing registration",

@@ -532,16 +532,16 @@ async fn pages_carry_a_strict_policy_and_forms_need_their_csrf_token() {
         .expect("a CSRF cookie")
         .to_owned();
     assert!(csrf_cookie.contains("HttpOnly"), "{csrf_cookie}");
-    let token = csrf_cookie
+    let visitor = csrf_cookie
         .trim_start_matches("turnier_csrf=")
         .split(';')
         .next()
         .expect("a value")
         .to_owned();
-    let html = page.text().await.expect("the body");
-    assert!(
-        html.contains(&format!("value=\"{token}\"")),
-        "the form carries the token"
+    let token = csrf_field(&page.text().await.expect("the body"));
+    assert_ne!(
+        token, visitor,
+        "the form's token is made from the cookie, not the cookie itself"
     );
 
     let form = [
@@ -551,7 +551,7 @@ async fn pages_carry_a_strict_policy_and_forms_need_their_csrf_token() {
     // Without the token, with the cookie (what another site's form would send): refused.
     let refused = client
         .post(format!("{}/signup", platform.http))
-        .header("cookie", format!("turnier_csrf={token}"))
+        .header("cookie", format!("turnier_csrf={visitor}"))
         .form(&form)
         .send()
         .await
@@ -571,16 +571,45 @@ async fn pages_carry_a_strict_policy_and_forms_need_their_csrf_token() {
     // A wrong token: refused too.
     let wrong = client
         .post(format!("{}/signup", platform.http))
-        .header("cookie", format!("turnier_csrf={token}"))
+        .header("cookie", format!("turnier_csrf={visitor}"))
         .form(&[("csrf", "0".repeat(64).as_str()), form[0], form[1]])
         .send()
         .await
         .expect("an answer");
     assert_eq!(wrong.status(), 403);
+    // A cookie and a field someone else chose (a cookie planted by a sibling site): refused.
+    let planted = "0123456789abcdef".repeat(4);
+    let chosen = client
+        .post(format!("{}/signup", platform.http))
+        .header("cookie", format!("turnier_csrf={planted}"))
+        .form(&[("csrf", planted.as_str()), form[0], form[1]])
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(chosen.status(), 403);
+    // The right token, from another site (as the browser says): refused.
+    for (header, value) in [
+        ("sec-fetch-site", "cross-site"),
+        ("origin", "https://evil.example"),
+    ] {
+        let cross = client
+            .post(format!("{}/signup", platform.http))
+            .header("cookie", format!("turnier_csrf={visitor}"))
+            .header(header, value)
+            .form(&[("csrf", token.as_str()), form[0], form[1]])
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(cross.status(), 403, "{header}: {value}");
+        let page = cross.text().await.expect("a body");
+        assert!(page.contains("only accepted from this site"), "{page}");
+    }
     // With it: signed up, the session in an HttpOnly, SameSite=Lax cookie, sent home.
     let accepted = client
         .post(format!("{}/signup", platform.http))
-        .header("cookie", format!("turnier_csrf={token}"))
+        .header("cookie", format!("turnier_csrf={visitor}"))
+        .header("sec-fetch-site", "same-origin")
+        .header("origin", platform.http.as_str())
         .form(&[("csrf", token.as_str()), form[0], form[1]])
         .send()
         .await
@@ -611,18 +640,52 @@ async fn pages_carry_a_strict_policy_and_forms_need_their_csrf_token() {
         .next()
         .expect("a value")
         .to_owned();
-    let cookies = format!("turnier_csrf={token}; turnier_session={session_token}");
+    let cookies = format!("turnier_csrf={visitor}; turnier_session={session_token}");
     let home = client
         .get(format!("{}/", platform.http))
         .header("cookie", &cookies)
         .send()
         .await
         .expect("the page");
-    assert!(home.text().await.expect("a body").contains("csrf-victim"));
+    let home = home.text().await.expect("a body");
+    assert!(home.contains("csrf-victim"));
+    // Signed in, the forms carry a token bound to the session: the one before is refused, and
+    // so is the token of another session.
+    let session_bound = csrf_field(&home);
+    assert_ne!(session_bound, token);
+    let other_session = {
+        let other = client
+            .post(format!("{}/api/v1/accounts", platform.http))
+            .json(
+                &serde_json::json!({"username": "csrf-other", "password": "correct horse battery"}),
+            )
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(other.status(), 201);
+        let body: serde_json::Value = other.json().await.expect("JSON");
+        let other_token = body["token"].as_str().expect("a session token").to_owned();
+        form_token(
+            &client,
+            &platform.http,
+            &format!("turnier_csrf={visitor}; turnier_session={other_token}"),
+        )
+        .await
+    };
+    for stale in [&token, &other_session] {
+        let refused = client
+            .post(format!("{}/signout", platform.http))
+            .header("cookie", &cookies)
+            .form(&[("csrf", stale.as_str())])
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(refused.status(), 403);
+    }
     let out = client
         .post(format!("{}/signout", platform.http))
         .header("cookie", &cookies)
-        .form(&[("csrf", token.as_str())])
+        .form(&[("csrf", session_bound.as_str())])
         .send()
         .await
         .expect("an answer");
@@ -1151,6 +1214,26 @@ async fn read_until(
 }
 
 /// GETs `url` as JSON.
+/// The CSRF token in the first form of `html`.
+fn csrf_field(html: &str) -> String {
+    html.split("name=\"csrf\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a form with its CSRF token")
+        .to_owned()
+}
+
+/// The CSRF token the forms of a browser sending `cookie` carry, read from the sign-in page.
+async fn form_token(client: &reqwest::Client, site: &str, cookie: &str) -> String {
+    let page = client
+        .get(format!("{site}/signin"))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .expect("the sign-in page");
+    csrf_field(&page.text().await.expect("a body"))
+}
+
 async fn get_json(client: &reqwest::Client, url: &str) -> serde_json::Value {
     read_until(client, url, |_| true).await
 }
@@ -2003,7 +2086,7 @@ async fn the_pokemon_builder_reads_the_guides_code_and_list_as_the_same_deck() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
     use crate::ownership::{Callers, Who};
-    /// A CSRF token of the browser's (64 hex digits, as the pages make them).
+    /// The CSRF cookie of the browser's (64 hex digits, as the pages make them).
     const CSRF: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
     let platform = SamplePlatform::start().await;
     let site = &platform.http;
@@ -2057,15 +2140,36 @@ async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
     )
     .await;
 
-    // A browser of each caller: the token in the session cookie, and a CSRF token of its own.
-    let as_browser = |who: Who, request: reqwest::RequestBuilder| {
+    // A browser of each caller: the token in the session cookie, a CSRF cookie of its own,
+    // and the CSRF token its forms carry (bound to its session, read from a page).
+    let cookie_of = |who: Who| {
         let mut cookie = format!("turnier_csrf={CSRF}");
         if let Some(token) = callers.token(who) {
             cookie.push_str(&format!("; turnier_session={token}"));
         }
+        cookie
+    };
+    let as_browser = |who: Who, request: reqwest::RequestBuilder| {
         request
-            .header("cookie", cookie)
+            .header("cookie", cookie_of(who))
             .header("accept", "text/html")
+    };
+    let mut tokens = Vec::new();
+    for who in [
+        Who::Owner,
+        Who::Other,
+        Who::Anonymous,
+        Who::ReadOnly,
+        Who::Revoked,
+    ] {
+        tokens.push((who, form_token(&client, site, &cookie_of(who)).await));
+    }
+    let csrf = |who: Who| -> &str {
+        tokens
+            .iter()
+            .find(|(of, _)| *of == who)
+            .map(|(_, token)| token.as_str())
+            .expect("a token of every caller")
     };
     // Owner: done (back to the list); another account: the resource is not theirs to see;
     // anonymous and a revoked token: sent to sign in; a read-only token: refused.
@@ -2085,7 +2189,7 @@ async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
             let answer = as_browser(
                 who,
                 client.post(format!("{site}/settings/{path}/{id}")).form(&[
-                    ("csrf", CSRF),
+                    ("csrf", csrf(who)),
                     ("game", "riftbound"),
                     ("action", "public"),
                 ]),
@@ -2155,12 +2259,12 @@ async fn the_settings_forms_apply_the_ownership_rule_to_every_caller() {
         for (page, form) in [
             (
                 "manage",
-                &[("csrf", CSRF), ("action", "closeRegistration")][..],
+                &[("csrf", csrf(who)), ("action", "closeRegistration")][..],
             ),
             (
                 "deck-settings",
                 &[
-                    ("csrf", CSRF),
+                    ("csrf", csrf(who)),
                     ("op", "save"),
                     ("decks_on", "on"),
                     ("decks", "2"),

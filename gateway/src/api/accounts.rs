@@ -5,8 +5,9 @@
 //! Errors keep the documented codes (`unauthenticated`, `permission_denied`, `not_found`,
 //! `already_exists`, `invalid_argument`, `resource_exhausted`); the service's precise reason
 //! (`wrong_credentials`, `username_taken`, `invalid_token`, …) is in `details.reason`. Sign-in
-//! and sign-up are limited per username and per client address on failures
-//! ([`crate::limits::SignInGuard`]). Times are RFC 3339.
+//! and sign-up are limited per username and per client address on failures, and sign-ups per
+//! address, by the accounts service itself (`kit::limits`), which the gateway names the client
+//! to: so the same counts hold over gRPC. Times are RFC 3339.
 
 // `ApiError` is what every handler answers with; it lives for one response.
 #![allow(clippy::result_large_err)]
@@ -24,7 +25,6 @@ use utoipa::OpenApi;
 
 use crate::ApiError;
 use crate::auth::{Authenticated, Calls};
-use crate::limits::too_many;
 use crate::state::AppState;
 
 /// The accounts' routes.
@@ -173,28 +173,14 @@ fn session(response: &pb::SessionResponse) -> Value {
     })
 }
 
-/// Signs up or in through `call`, counting a failure (not a refused limit) against the
-/// username and the address. The JSON routes and the web pages' forms both sign in here.
+/// Signs up or in through `call`: the accounts service counts the attempt against the
+/// username and the client address the call names (`kit::limits`), and answers 429 with
+/// `Retry-After` while either is held. The JSON routes and the web pages' forms both sign in
+/// here.
 pub(crate) async fn guarded(
-    state: &AppState,
-    caller: &Authenticated,
-    username: &str,
-    what: &str,
     call: impl Future<Output = Result<pb::SessionResponse, ServiceError>>,
 ) -> Result<pb::SessionResponse, ApiError> {
-    let guard = state.sign_in_guard();
-    if let Err(wait) = guard.check(username, caller.address) {
-        return Err(too_many(what, wait));
-    }
-    match call.await {
-        Ok(response) => Ok(response),
-        Err(error) => {
-            if !error.code.eq(&tonic::Code::Unavailable) {
-                guard.failed(username, caller.address);
-            }
-            Err(failed(error))
-        }
-    }
+    call.await.map_err(failed)
 }
 
 /// Creates an account and signs it in.
@@ -204,18 +190,15 @@ pub(crate) async fn guarded(
               (status = 409, description = "`already_exists`: the username is taken (without regard to case)", body = crate::ErrorBody),
               (status = 429, description = "`resource_exhausted`: too many failed sign-ups; see `Retry-After`", body = crate::ErrorBody)))]
 async fn create_account(
-    State(state): State<AppState>,
-    caller: Authenticated,
     calls: Calls,
     Json(body): Json<CredentialsBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let client = calls.accounts()?;
-    let username = body.username.clone();
     let call = client.create_account(pb::CreateAccountRequest {
         username: body.username,
         password: body.password,
     });
-    let response = guarded(&state, &caller, &username, "too many failed sign-ups", call).await?;
+    let response = guarded(call).await?;
     Ok((StatusCode::CREATED, Json(session(&response))))
 }
 
@@ -225,18 +208,15 @@ async fn create_account(
               (status = 401, description = "`unauthenticated`: wrong username or password (the same answer for both)", body = crate::ErrorBody),
               (status = 429, description = "`resource_exhausted`: too many failed sign-ins for this username or address; see `Retry-After`", body = crate::ErrorBody)))]
 async fn sign_in(
-    State(state): State<AppState>,
-    caller: Authenticated,
     calls: Calls,
     Json(body): Json<CredentialsBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let client = calls.accounts()?;
-    let username = body.username.clone();
     let call = client.sign_in(pb::SignInRequest {
         username: body.username,
         password: body.password,
     });
-    let response = guarded(&state, &caller, &username, "too many failed sign-ins", call).await?;
+    let response = guarded(call).await?;
     Ok((StatusCode::CREATED, Json(session(&response))))
 }
 

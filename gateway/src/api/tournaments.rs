@@ -537,6 +537,19 @@ fn path_number(segment: &str, kind: &str) -> Result<u32, ApiError> {
     })
 }
 
+/// Reads the stage number of a path (`stages/{k}:export`): a whole number below 1 (`0`, `-1`)
+/// is a 400, as a stage number below 1 is everywhere; anything else that is not a number
+/// names no stage.
+fn stage_number(segment: &str) -> Result<u32, ApiError> {
+    match segment.parse::<i64>() {
+        Ok(number) if number < 1 => Err(ApiError::invalid_argument(format!(
+            "stage `{number}`: stages are numbered from 1"
+        ))
+        .with_details(json!({"field": "stage"}))),
+        _ => path_number(segment, "stage"),
+    }
+}
+
 /// Returns where an event stream resumes: after the `Last-Event-ID` an `EventSource` sends
 /// when it reconnects, else after the `after` query (the first connection's), else from the
 /// start.
@@ -1054,6 +1067,7 @@ async fn standings(
     params(("id" = String, Path, description = "The tournament's id"),
            ("stage" = u32, Path, description = "The stage, from 1")),
     responses((status = 200, description = "`{\"event\", \"stage\"}`: the offline tool's event file and stage config"),
+              (status = 400, description = "`invalid_argument`: a stage number below 1", body = crate::ErrorBody),
               (status = 404, description = "`not_found`", body = crate::ErrorBody)))]
 async fn export_stage(
     calls: Calls,
@@ -1068,7 +1082,7 @@ async fn export_stage(
         )));
     }
     let (stage, _export) = super::custom_method(&target, "stage", &["export"])?;
-    let stage = path_number(&stage, "stage")?;
+    let stage = stage_number(&stage)?;
     let response = calls
         .tournaments()?
         .export_stage(pb::ExportStageRequest { id, stage })
@@ -1182,6 +1196,25 @@ mod tests {
                 .status(),
             StatusCode::BAD_REQUEST
         );
+    }
+
+    #[test]
+    fn a_stage_number_below_1_is_a_400_and_a_word_names_no_stage() {
+        for below in ["0", "-1", "-99999999999"] {
+            assert_eq!(
+                stage_number(below).expect_err(below).status(),
+                StatusCode::BAD_REQUEST,
+                "{below}"
+            );
+        }
+        assert_eq!(stage_number("3").ok(), Some(3));
+        for word in ["one", "99999999999", ""] {
+            assert_eq!(
+                stage_number(word).expect_err(word).status(),
+                StatusCode::NOT_FOUND,
+                "{word}"
+            );
+        }
     }
 
     /// The bytes an SSE response writes for `events`.

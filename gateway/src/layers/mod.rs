@@ -65,6 +65,9 @@ where
         // Outside CORS, the body limit and the timeout, so that their rejections are counted
         // with the status the client actually got.
         .layer(axum::middleware::from_fn(http_metrics::record))
+        // Around everything that can answer HTML (a page, the 404 fallback, the error page of
+        // a refused session): no HTML leaves without the pages' security headers.
+        .layer(axum::middleware::from_fn(crate::web::headers::html_headers))
         // Outside the error rewriting, the limit and the timeout, so that a browser can read
         // our error responses too, and a preflight is answered before any of them runs.
         .layer(cors(&config.cors_origins))

@@ -3,9 +3,10 @@
 //! Pages are `maud` templates (checked at compile time; every spliced value is escaped, so a
 //! ruleset named `<script>` shows as text) that call the services through the same typed
 //! clients as the JSON routes ([`crate::auth::Calls`]). The browser is known by its session
-//! cookie ([`session`]); forms carry a CSRF token. Our own CSS and JavaScript are served from
-//! `/assets/` ([`assets`]); every page answers with a Content-Security-Policy that allows no
-//! inline script and nothing from another origin but card images.
+//! cookie ([`session`]); forms carry a CSRF token bound to it ([`crate::csrf`]), and a form another
+//! site sent is refused whatever it carries ([`origin`]). Our own CSS and JavaScript are served
+//! from `/assets/` ([`assets`]); every HTML answer carries a Content-Security-Policy that allows
+//! no inline script and nothing from another origin but card images ([`headers`]).
 
 pub mod answer;
 pub mod assets;
@@ -16,7 +17,9 @@ mod calculators;
 mod charts;
 mod deck_rules;
 mod deck_settings;
+pub mod headers;
 mod layout;
+pub mod origin;
 mod pages;
 pub mod session;
 mod settings;
@@ -27,6 +30,7 @@ mod tournament_create;
 mod tournaments;
 mod wording;
 
+use crate::csrf;
 use std::net::{IpAddr, SocketAddr};
 
 use axum::Router;
@@ -34,11 +38,7 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use cookie::{Cookie, SameSite};
-use http::HeaderValue;
-use http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, SET_COOKIE, X_CONTENT_TYPE_OPTIONS,
-    X_FRAME_OPTIONS,
-};
+use http::header::SET_COOKIE;
 use kit::auth::{AuthError, Bearer, Caller};
 
 use self::session::{CSRF_COOKIE, SESSION_COOKIE, Viewer};
@@ -63,33 +63,22 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .merge(bracket::routes())
         .merge(tournament_create::routes())
         .merge(deck_settings::routes())
-        .route_layer(axum::middleware::from_fn_with_state(state, attach))
-        .route_layer(axum::middleware::from_fn(page_headers));
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), attach))
+        // Outside `attach`: a form another site sent is refused before its session is
+        // verified or counted.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state,
+            origin::refuse_cross_site,
+        ))
+        // Outermost, so that every answer of a page, the refusals above included, has them.
+        .route_layer(axum::middleware::from_fn(headers::page_headers));
     Router::new().merge(pages).merge(assets::routes())
-}
-
-/// The security headers of every page; pages are never cached (they show who is signed in).
-async fn page_headers(request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
-    let headers = response.headers_mut();
-    headers.insert(
-        CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
-    );
-    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        REFERRER_POLICY,
-        HeaderValue::from_static("strict-origin-when-cross-origin"),
-    );
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
 }
 
 /// Reads and verifies the session cookie of every page request, counts the request against
 /// the general limit, and hands the page its [`Viewer`] (and the services' calls their
-/// [`Authenticated`] caller). Sets the CSRF cookie when the browser has none, and clears a
-/// session cookie that no longer verifies.
+/// [`Authenticated`] caller) with the CSRF token of its forms ([`crate::csrf`]). Sets the CSRF cookie
+/// when the browser has none, and clears a session cookie that no longer verifies.
 pub async fn attach(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let peer = request
         .extensions()
@@ -104,9 +93,10 @@ pub async fn attach(State(state): State<AppState>, mut request: Request, next: N
             .get("x-forwarded-proto")
             .is_some_and(|proto| proto.as_bytes().eq_ignore_ascii_case(b"https"));
     let headers = request.headers();
-    let (csrf, new_csrf_cookie) = match session::cookie(headers, CSRF_COOKIE) {
-        Some(token) if token.len() == 64 => (token, false),
-        _ => (session::new_csrf(), true),
+    // The browser's own random value, which its forms' token is bound to until it signs in.
+    let (visitor, new_csrf_cookie) = match session::cookie(headers, CSRF_COOKIE) {
+        Some(value) if value.len() == 64 => (value, false),
+        _ => (csrf::new_visitor_value(), true),
     };
     let sent = session::cookie(headers, SESSION_COOKIE).filter(|token| !token.is_empty());
     let verified = match sent {
@@ -129,12 +119,17 @@ pub async fn attach(State(state): State<AppState>, mut request: Request, next: N
         }
         Some(Err(_)) => (Caller::Anonymous, None, true),
     };
-    if let Err(refused) = auth::count(&state, &caller, address) {
+    if let Err(refused) = auth::count(&state, &caller, address).await {
         return refused.into_response();
     }
+    let key = &state.config().csrf_key;
+    let csrf = match &bearer {
+        Some(bearer) => key.token(csrf::Binding::Session(bearer.secret())),
+        None => key.token(csrf::Binding::Visitor(&visitor)),
+    };
     let viewer = Viewer {
         caller: caller.clone(),
-        csrf: csrf.clone(),
+        csrf,
         secure,
     };
     request.extensions_mut().insert(Authenticated {
@@ -146,7 +141,7 @@ pub async fn attach(State(state): State<AppState>, mut request: Request, next: N
     let mut response = next.run(request).await;
     let cookies = response.headers_mut();
     if new_csrf_cookie {
-        let cookie = Cookie::build((CSRF_COOKIE, csrf))
+        let cookie = Cookie::build((CSRF_COOKIE, visitor))
             .path("/")
             .http_only(true)
             .same_site(SameSite::Strict)

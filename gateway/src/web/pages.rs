@@ -385,32 +385,18 @@ fn signed_in(viewer: &Viewer, response: &accounts_pb::SessionResponse) -> Respon
         .into_response()
 }
 
-async fn signup(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    caller: Authenticated,
-    calls: Calls,
-    Form(form): Form<CredentialsForm>,
-) -> PageResult {
-    credentials(&state, &viewer, &caller, &calls, form, true).await
+async fn signup(viewer: Viewer, calls: Calls, Form(form): Form<CredentialsForm>) -> PageResult {
+    credentials(&viewer, &calls, form, true).await
 }
 
-async fn signin(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    caller: Authenticated,
-    calls: Calls,
-    Form(form): Form<CredentialsForm>,
-) -> PageResult {
-    credentials(&state, &viewer, &caller, &calls, form, false).await
+async fn signin(viewer: Viewer, calls: Calls, Form(form): Form<CredentialsForm>) -> PageResult {
+    credentials(&viewer, &calls, form, false).await
 }
 
 /// Signs up (`signing_up`) or in with the form, through the same guard as the JSON routes:
 /// signed in and sent home, or the form again with what went wrong.
 async fn credentials(
-    state: &AppState,
     viewer: &Viewer,
-    caller: &Authenticated,
     calls: &Calls,
     form: CredentialsForm,
     signing_up: bool,
@@ -423,15 +409,13 @@ async fn credentials(
             username: username.clone(),
             password,
         });
-        crate::api::accounts::guarded(state, caller, &username, "too many failed sign-ups", call)
-            .await
+        crate::api::accounts::guarded(call).await
     } else {
         let call = client.sign_in(accounts_pb::SignInRequest {
             username: username.clone(),
             password,
         });
-        crate::api::accounts::guarded(state, caller, &username, "too many failed sign-ins", call)
-            .await
+        crate::api::accounts::guarded(call).await
     };
     match answer {
         Ok(response) => Ok(signed_in(viewer, &response)),

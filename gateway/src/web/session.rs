@@ -7,10 +7,12 @@
 //! no longer verifies (signed out elsewhere, expired, revoked) makes the page anonymous and is
 //! cleared; it is never an error page.
 //!
-//! CSRF: a random token in its own cookie (`turnier_csrf`, `HttpOnly`, `SameSite=Strict`), set
-//! on the first page, written into every form as a hidden `csrf` field; a form post is refused
-//! (403) unless the two agree. Another site can make a browser post a form, but cannot read or
-//! set our cookie, so it cannot know the field's value.
+//! CSRF: every form carries, as a hidden `csrf` field, a token bound to the browser's session,
+//! or before it signs in to a random value in its own cookie (`turnier_csrf`, `HttpOnly`,
+//! `SameSite=Strict`, set on the first page); a form post is refused (403) unless its field is
+//! the token this browser's forms get ([`crate::csrf`]). Another site can make a browser post
+//! a form, but cannot read our pages, so it cannot know the field's value; and one that plants
+//! a cookie of its choosing cannot make the token that goes with it.
 
 use axum::extract::FromRequestParts;
 use cookie::{Cookie, SameSite};
@@ -33,7 +35,8 @@ pub const CSRF_FIELD: &str = "csrf";
 pub struct Viewer {
     /// Anonymous, or the signed-in account.
     pub caller: Caller,
-    /// The token every form carries.
+    /// The token every form carries: bound to the session, or to the `turnier_csrf` cookie of a
+    /// browser not signed in ([`crate::csrf`]).
     pub csrf: String,
     /// Whether cookies set for this request should be `Secure`.
     pub secure: bool,
@@ -111,11 +114,6 @@ pub(super) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
         .map(|cookie| cookie.value().to_owned())
 }
 
-/// A new CSRF token: 32 random bytes, hex.
-pub(super) fn new_csrf() -> String {
-    hex::encode(rand::random::<[u8; 32]>())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,11 +127,11 @@ mod tests {
     }
 
     #[test]
-    fn a_form_token_must_be_the_cookies_own() {
-        let token = new_csrf();
+    fn a_form_token_must_be_the_viewers_own() {
+        let token = crate::csrf::new_visitor_value();
         assert_eq!(token.len(), 64);
         assert!(viewer(&token).csrf_matches(&token));
-        assert!(!viewer(&token).csrf_matches(&new_csrf()));
+        assert!(!viewer(&token).csrf_matches(&crate::csrf::new_visitor_value()));
         assert!(!viewer(&token).csrf_matches(""));
         assert!(!viewer("").csrf_matches(""), "no token never matches");
     }

@@ -104,7 +104,7 @@ The Secret the chart creates for the URLs it was given (database.url, redis.url)
 {{- end }}
 
 {{- define "turnier.chartOwnsSecret" -}}
-{{- if or (not .Values.database.existingSecret) (and .Values.redis.url (not .Values.redis.existingSecret)) (and .Values.webhooks.key (not .Values.webhooks.existingSecret)) }}true{{ end }}
+{{- if or (not .Values.database.existingSecret) (and .Values.redis.url (not .Values.redis.existingSecret)) (and .Values.webhooks.key (not .Values.webhooks.existingSecret)) (not .Values.internalKey.existingSecret) }}true{{ end }}
 {{- end }}
 
 {{/*
@@ -119,6 +119,13 @@ REDIS_URL: {{ .Values.redis.url | b64enc | quote }}
 {{- end }}
 {{- if and .Values.webhooks.key (not .Values.webhooks.existingSecret) }}
 TURNIER_WEBHOOK_KEY: {{ .Values.webhooks.key | b64enc | quote }}
+{{- end }}
+{{- if not .Values.internalKey.existingSecret }}
+{{- /* Generated once, then kept: the Secret of the previous release holds it. */}}
+{{- $previous := lookup "v1" "Secret" .Release.Namespace (include "turnier.secretName" .) }}
+{{- $kept := "" }}
+{{- if and $previous $previous.data }}{{ $kept = index $previous.data "TURNIER_INTERNAL_KEY" | default "" }}{{ end }}
+TURNIER_INTERNAL_KEY: {{ if .Values.internalKey.key }}{{ .Values.internalKey.key | b64enc | quote }}{{ else if $kept }}{{ $kept | quote }}{{ else }}{{ randAlphaNum 64 | b64enc | quote }}{{ end }}
 {{- end }}
 {{- end }}
 
@@ -165,6 +172,17 @@ DATABASE_URL (required) and REDIS_URL (when configured) as env entries.
       key: TURNIER_WEBHOOK_KEY
       {{- end }}
 {{- end }}
+- name: TURNIER_INTERNAL_KEY
+  valueFrom:
+    secretKeyRef:
+      {{- if $root.Values.internalKey.existingSecret }}
+      name: {{ $root.Values.internalKey.existingSecret }}
+      key: {{ $root.Values.internalKey.existingSecretKey }}
+      {{- else }}
+      name: {{ $ownSecret }}
+      key: TURNIER_INTERNAL_KEY
+      {{- end }}
+      optional: true # the migration hook's own Secret has none, and needs none
 {{- end }}
 
 {{/*

@@ -63,6 +63,9 @@ pub enum Error {
     /// Argon2 refused its parameters or a stored hash does not parse: a bug or a manual edit.
     #[error("password hashing failed: {0}")]
     Hashing(String),
+    /// A sign-in or sign-up limit holds (`kit::limits`).
+    #[error("{}: try again later", .0.what)]
+    Limited(kit::limits::TooMany),
     /// Every password hashing thread is busy and the queue in front of them is full.
     #[error("too many sign-ins at once: try again in a few seconds")]
     HashingBusy,
@@ -87,6 +90,23 @@ impl Error {
     /// Returns the error of a failed hash, whatever argon2 said.
     pub(crate) fn hashing(cause: impl std::fmt::Display) -> Self {
         Error::Hashing(cause.to_string())
+    }
+}
+
+impl From<kit::limits::TooMany> for Error {
+    fn from(refused: kit::limits::TooMany) -> Self {
+        Error::Limited(refused)
+    }
+}
+
+impl Error {
+    /// Returns whether the error is the caller's doing (bad input, a taken name, a wrong
+    /// password), which the sign-in limits count, rather than ours or a limit's.
+    pub fn is_callers_fault(&self) -> bool {
+        matches!(
+            self,
+            Error::Invalid(_) | Error::UsernameTaken(_) | Error::WrongCredentials
+        )
     }
 }
 
@@ -130,6 +150,7 @@ impl From<&Error> for Failure {
                 err.to_string(),
             )
             .with_metadata("scope", Scope::Write.name()),
+            Error::Limited(refused) => refused.to_failure(),
             Error::HashingBusy => {
                 Failure::new(Code::ResourceExhausted, REASON_BUSY, err.to_string())
             }
@@ -146,10 +167,14 @@ impl From<&Error> for Failure {
             Error::TokenNotFound(_) | Error::UserNotFound(_) => {
                 Failure::new(Code::NotFound, REASON_NOT_FOUND, err.to_string())
             }
+            // Text no check at the edge caught (a NUL) is the caller's bad input, not ours.
+            Error::Db(cause) => kit::db::refused_text(cause).unwrap_or_else(|| {
+                tracing::error!(error = %err, "internal error");
+                Failure::internal()
+            }),
             Error::Hashing(_)
             | Error::HashingStopped
             | Error::Corrupt { .. }
-            | Error::Db(_)
             | Error::Database(_) => {
                 // The caller gets a generic message; the cause is logged inside the request span.
                 // No variant carries a password or a token.

@@ -6,11 +6,13 @@
 //! request's [`Caller`], which the auth layer of the server verified before the handler ran.
 //! Nothing here logs a request: several carry a password or a token.
 
+use std::net::IpAddr;
 use std::time::{Duration, SystemTime};
 
 use kit::access::Denied;
 use kit::auth::{AccountCaller, Bearer, Caller, Scope, Scopes, TokenKind, Verifier};
 use kit::clients::accounts::scope_to_proto;
+use kit::limits::Limiter;
 use kit::timestamp::{from_millis, from_proto, to_millis, to_proto};
 use proto::accounts::v1 as pb;
 use proto::accounts::v1::account_service_server::{AccountService, AccountServiceServer};
@@ -35,6 +37,8 @@ pub struct Api {
     /// ends or a token is revoked, so the token stops working in this process at once (other
     /// processes cache it for at most `kit::auth::MAX_CACHE_FOR`).
     verifier: Option<Verifier>,
+    /// The limits on sign-ins and sign-ups both edges share (`kit::limits`); none: unlimited.
+    limiter: Option<Limiter>,
 }
 
 impl Api {
@@ -46,7 +50,40 @@ impl Api {
             passwords,
             session_ttl,
             verifier: None,
+            limiter: None,
         }
+    }
+
+    /// Returns the service counting sign-ins and sign-ups with `limiter`: failed ones per
+    /// username and per client address, accounts made per address. Over HTTP (the gateway
+    /// names the client) and over gRPC alike, since both come here.
+    #[must_use]
+    pub fn with_limiter(mut self, limiter: Option<Limiter>) -> Self {
+        self.limiter = limiter;
+        self
+    }
+
+    /// Runs a sign-in or sign-up `attempt` for `username` from `address` under the limits:
+    /// refused at once while either has failed too often, a failure (not an outage of ours)
+    /// counted against both.
+    async fn guarded<T>(
+        &self,
+        username: &str,
+        address: Option<IpAddr>,
+        what: &'static str,
+        attempt: impl Future<Output = Result<T, Error>>,
+    ) -> Result<T, Error> {
+        let Some(limiter) = &self.limiter else {
+            return attempt.await;
+        };
+        limiter.check_sign_in(username, address, what).await?;
+        let result = attempt.await;
+        if let Err(err) = &result
+            && err.is_callers_fault()
+        {
+            limiter.sign_in_failed(username, address).await;
+        }
+        result
     }
 
     /// Returns the service telling `verifier` when a token stops working.
@@ -112,17 +149,49 @@ impl Api {
     async fn create_account(
         &self,
         req: pb::CreateAccountRequest,
+        address: Option<IpAddr>,
     ) -> Result<pb::SessionResponse, Error> {
-        let account = self.register(&req.username, req.password).await?;
+        if let Some(limiter) = &self.limiter {
+            limiter.check_sign_up(address).await?;
+        }
+        let registered = self.register(&req.username, req.password);
+        let account = self
+            .guarded(
+                &req.username,
+                address,
+                "too many failed sign-ups",
+                registered,
+            )
+            .await?;
+        if let Some(limiter) = &self.limiter {
+            limiter.signed_up(address).await;
+        }
         self.start_session(account).await
     }
 
     #[tracing::instrument(skip_all)]
-    async fn sign_in(&self, req: pb::SignInRequest) -> Result<pb::SessionResponse, Error> {
+    async fn sign_in(
+        &self,
+        req: pb::SignInRequest,
+        address: Option<IpAddr>,
+    ) -> Result<pb::SessionResponse, Error> {
+        let username = req.username.clone();
+        self.guarded(
+            &username,
+            address,
+            "too many failed sign-ins",
+            self.check_password(req),
+        )
+        .await
+    }
+
+    /// Signs in with a username and password, without the limits.
+    async fn check_password(&self, req: pb::SignInRequest) -> Result<pb::SessionResponse, Error> {
         let password = Password::parse_for_sign_in(req.password)?;
-        // A name longer than any username cannot be one: not looked up, but the password is
-        // still verified (against the dummy hash), so the answer takes as long.
-        let credentials = if req.username.len() <= Username::MAX_CHARS {
+        // A name that is not a valid username (too long, a NUL, a space) cannot be one: not
+        // looked up, but the password is still verified (against the dummy hash), so the
+        // answer is the same and takes as long.
+        let credentials = if Username::parse(&req.username).is_ok() {
             self.store.credentials(&req.username).await?
         } else {
             None
@@ -244,7 +313,10 @@ impl Api {
     ) -> Result<pb::RevokeApiTokenResponse, Error> {
         let owner = AccountId(manager(&caller)?.id.clone());
         let id = TokenId(req.id);
-        if !self.store.revoke_api_token(&owner, &id).await? {
+        // An id that is not of the shape tokens get cannot name one: not looked up.
+        if !kit::text::is_possible_id(&id.0, TokenId::PREFIX)
+            || !self.store.revoke_api_token(&owner, &id).await?
+        {
             return Err(Error::TokenNotFound(id.0));
         }
         self.forget_cached_tokens();
@@ -254,7 +326,8 @@ impl Api {
 
     #[tracing::instrument(skip_all)]
     async fn get_user(&self, req: pb::GetUserRequest) -> Result<pb::GetUserResponse, Error> {
-        let account = if req.username.len() <= Username::MAX_CHARS {
+        // A name that is not a valid username cannot be anyone's: not looked up.
+        let account = if Username::parse(&req.username).is_ok() {
             self.store.account_by_username(&req.username).await?
         } else {
             None
@@ -338,8 +411,9 @@ impl AccountService for Api {
         &self,
         request: Request<pb::CreateAccountRequest>,
     ) -> Result<Response<pb::SessionResponse>, Status> {
+        let address = kit::caller::address(&request);
         Ok(Response::new(
-            self.create_account(request.into_inner()).await?,
+            self.create_account(request.into_inner(), address).await?,
         ))
     }
 
@@ -347,7 +421,10 @@ impl AccountService for Api {
         &self,
         request: Request<pb::SignInRequest>,
     ) -> Result<Response<pb::SessionResponse>, Status> {
-        Ok(Response::new(self.sign_in(request.into_inner()).await?))
+        let address = kit::caller::address(&request);
+        Ok(Response::new(
+            self.sign_in(request.into_inner(), address).await?,
+        ))
     }
 
     async fn sign_out(

@@ -93,7 +93,10 @@ impl HashPool {
 
     /// Queues `hash` (or refuses it at once when the queue is full) and returns its answer
     /// to come.
-    fn submit<T, H>(&self, hash: H) -> Result<impl Future<Output = Result<T, Error>> + use<T, H>, Error>
+    fn submit<T, H>(
+        &self,
+        hash: H,
+    ) -> Result<impl Future<Output = Result<T, Error>> + use<T, H>, Error>
     where
         T: Send + 'static,
         H: FnOnce(&mut Memory) -> T + Send + 'static,

@@ -63,7 +63,8 @@ impl Mount for Accounts {
         let store = store::Store::new(deps.database(Self::SERVICE)?.clone());
         let passwords = secrets::Passwords::owasp().on(settings.hash_pool());
         let api = grpc::Api::new(store, passwords, settings.session_ttl())
-            .with_verifier(deps.verifier.clone());
+            .with_verifier(deps.verifier.clone())
+            .with_limiter(deps.limiter.clone());
         routes.add_service(grpc::server(api));
         Ok(())
     }

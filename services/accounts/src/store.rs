@@ -189,7 +189,7 @@ impl Store {
         expire_time: Option<SystemTime>,
     ) -> Result<ApiToken, Error> {
         let api_token = ApiToken {
-            id: TokenId(new_id("tok_")),
+            id: TokenId(new_id(TokenId::PREFIX)),
             name: name.clone(),
             scopes,
             create_time: from_millis(to_millis(now)),
@@ -330,7 +330,7 @@ fn api_token_of(row: &AnyRow) -> Result<ApiToken, Error> {
     let last_use_time: Option<i64> = row.try_get("last_use_time")?;
     Ok(ApiToken {
         id: TokenId(row.try_get("id")?),
-        name: TokenName::parse(&name).map_err(|_| Error::Corrupt { what: "token name" })?,
+        name: TokenName::stored(name),
         scopes: parse_scopes(&row.try_get::<String, _>("scopes")?)?,
         create_time: from_millis(row.try_get("create_time")?),
         expire_time: expire_time.map(from_millis),

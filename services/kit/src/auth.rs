@@ -459,6 +459,9 @@ fn is_open(path: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct AuthLayer {
     verifier: Option<Verifier>,
+    /// The largest request message of a caller without a token (`crate::message_limit`);
+    /// `None`: that module's default.
+    anonymous_message_bytes: Option<usize>,
 }
 
 impl AuthLayer {
@@ -466,6 +469,7 @@ impl AuthLayer {
     pub fn new(verifier: Verifier) -> Self {
         Self {
             verifier: Some(verifier),
+            anonymous_message_bytes: None,
         }
     }
 
@@ -473,7 +477,24 @@ impl AuthLayer {
     /// configured): a request without a token is anonymous, and one with a token is refused
     /// UNAUTHENTICATED, so a token is never silently ignored.
     pub fn without_accounts() -> Self {
-        Self { verifier: None }
+        Self {
+            verifier: None,
+            anonymous_message_bytes: None,
+        }
+    }
+
+    /// Returns this layer letting a caller without a token send request messages of at most
+    /// `max_bytes` (`TURNIER_GRPC_ANONYMOUS_MESSAGE_BYTES`).
+    #[must_use]
+    pub fn with_anonymous_message_limit(mut self, max_bytes: usize) -> Self {
+        self.anonymous_message_bytes = Some(max_bytes);
+        self
+    }
+
+    /// Returns the largest request message a caller this layer finds anonymous may send, if
+    /// set (the layer that bounds them, `crate::message_limit`, goes inside this one).
+    pub fn anonymous_message_bytes(&self) -> Option<usize> {
+        self.anonymous_message_bytes
     }
 }
 

@@ -6,6 +6,13 @@
 //! [`CALLER_METADATA`] metadata (the typed clients do it, see `clients::call`); a third party
 //! calling a service directly is known by the address its connection comes from. How the
 //! caller is charged (shares, queues) is the service's business.
+//!
+//! A named address is believed only on an *internal* call: one that carries the deployment's
+//! internal key in [`crate::internal::INTERNAL_METADATA`], which every channel of our own clients adds
+//! (`crate::client::traced`) and no third party knows. Anyone else naming an address is
+//! counted by its own connection's address, so nobody escapes a limit by naming another one.
+//! The key is random per process in the all-in-one (its clients and servers share the
+//! process) and `TURNIER_INTERNAL_KEY` in a split deployment (`crate::internal::use_internal_key`).
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -32,6 +39,11 @@ impl CallerKey {
         Self("unknown".to_owned())
     }
 
+    /// Returns the key of the signed-in account `id`.
+    pub fn account(id: &str) -> Self {
+        Self(format!("{ACCOUNT_PREFIX}{id}"))
+    }
+
     /// Returns whether the key is a signed-in account's (else an address, or unknown).
     pub fn is_account(&self) -> bool {
         self.0.starts_with(ACCOUNT_PREFIX)
@@ -56,25 +68,57 @@ impl std::fmt::Display for CallerKey {
 }
 
 /// Returns the key of the caller `request` is made for: its account, when the auth layer
-/// verified a token for it (`crate::auth`), whatever address it calls from; else the client
-/// address the gateway named in [`CALLER_METADATA`], else the address of the peer that sent
-/// it. Anonymous callers from one address share one key.
+/// verified a token for it (`crate::auth`), whatever address it calls from; else, on an
+/// internal call (`crate::internal::is_internal`), the client address the gateway named in
+/// [`CALLER_METADATA`]; else the address of the peer that sent it. Anonymous callers from one
+/// address share one key.
 ///
-/// The named address is taken on trust from whoever sends it (a direct client could name any
-/// address); it is parsed as an IP address, so it cannot grow the keys beyond what addresses
-/// can be, and a signed-in caller is keyed by its account instead.
+/// The named address is parsed as an IP address, so it cannot grow the keys beyond what
+/// addresses can be.
 pub fn key<T>(request: &Request<T>) -> CallerKey {
-    if let Some(crate::auth::Caller::Account(account)) =
-        request.extensions().get::<crate::auth::Caller>()
-    {
-        return CallerKey(format!("{ACCOUNT_PREFIX}{}", account.id));
+    key_from(
+        request.metadata().as_ref(),
+        request.extensions(),
+        request.remote_addr().map(|peer| peer.ip()),
+    )
+}
+
+/// Returns the key of the caller of a gRPC request as a tower layer sees it (before tonic
+/// makes it a [`Request`]): the same rule as [`key`].
+pub fn key_of_http<B>(request: &http::Request<B>) -> CallerKey {
+    let peer = request
+        .extensions()
+        .get::<tonic::transport::server::TcpConnectInfo>()
+        .and_then(|info| info.remote_addr())
+        .map(|peer| peer.ip());
+    key_from(request.headers(), request.extensions(), peer)
+}
+
+/// Returns the client address a request is made for: on an internal call the one it names,
+/// else its peer's. What the sign-in limits count an attempt against.
+pub fn address<T>(request: &Request<T>) -> Option<IpAddr> {
+    named(request.metadata().as_ref()).or_else(|| request.remote_addr().map(|peer| peer.ip()))
+}
+
+fn named(headers: &http::HeaderMap) -> Option<IpAddr> {
+    if !crate::internal::is_internal(headers) {
+        return None;
     }
-    let named = request
-        .metadata()
+    headers
         .get(CALLER_METADATA)
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<IpAddr>().ok());
-    match named.or_else(|| request.remote_addr().map(|peer| peer.ip())) {
+        .and_then(|value| value.trim().parse::<IpAddr>().ok())
+}
+
+fn key_from(
+    headers: &http::HeaderMap,
+    extensions: &http::Extensions,
+    peer: Option<IpAddr>,
+) -> CallerKey {
+    if let Some(crate::auth::Caller::Account(account)) = extensions.get::<crate::auth::Caller>() {
+        return CallerKey(format!("{ACCOUNT_PREFIX}{}", account.id));
+    }
+    match named(headers).or(peer) {
         Some(address) => CallerKey::from(address),
         None => CallerKey::unknown(),
     }
@@ -122,19 +166,40 @@ mod tests {
         request
     }
 
+    fn internal(mut request: Request<()>) -> Request<()> {
+        crate::internal::mark_internal(request.metadata_mut());
+        request
+    }
+
     #[test]
-    fn the_named_client_is_the_caller() {
+    fn the_client_an_internal_call_names_is_the_caller() {
         let mut request = Request::new(());
         name(&mut request, "203.0.113.7".parse().expect("an address"));
-        assert_eq!(key(&request).as_str(), "203.0.113.7");
-        let v6 = with_metadata(CALLER_METADATA, " 2001:db8::1 ");
+        assert_eq!(key(&internal(request)).as_str(), "203.0.113.7");
+        let v6 = internal(with_metadata(CALLER_METADATA, " 2001:db8::1 "));
         assert_eq!(key(&v6).as_str(), "2001:db8::1");
+    }
+
+    #[test]
+    fn an_address_named_without_the_internal_key_is_not_believed() {
+        let mut request = with_metadata(CALLER_METADATA, "203.0.113.7");
+        assert_eq!(key(&request), CallerKey::unknown());
+        request.metadata_mut().insert(
+            crate::internal::INTERNAL_METADATA,
+            "not-the-key".parse().expect("ASCII"),
+        );
+        assert!(!crate::internal::is_internal(request.metadata().as_ref()));
+        assert_eq!(key(&request), CallerKey::unknown());
+        assert_eq!(address(&request), None);
+        let request = internal(request);
+        assert!(crate::internal::is_internal(request.metadata().as_ref()));
+        assert_eq!(address(&request), "203.0.113.7".parse().ok());
     }
 
     #[test]
     fn a_verified_account_is_the_caller_whatever_address_it_names() {
         use crate::auth::{AccountCaller, Caller, Scopes, TokenKind};
-        let mut request = with_metadata(CALLER_METADATA, "203.0.113.7");
+        let mut request = internal(with_metadata(CALLER_METADATA, "203.0.113.7"));
         request
             .extensions_mut()
             .insert(Caller::Account(AccountCaller {
@@ -146,7 +211,7 @@ mod tests {
             }));
         assert_eq!(key(&request).as_str(), "account:acc_1");
         assert!(key(&request).is_account());
-        let mut anonymous = with_metadata(CALLER_METADATA, "203.0.113.7");
+        let mut anonymous = internal(with_metadata(CALLER_METADATA, "203.0.113.7"));
         anonymous.extensions_mut().insert(Caller::Anonymous);
         assert_eq!(key(&anonymous).as_str(), "203.0.113.7");
         assert!(!key(&anonymous).is_account());
@@ -156,7 +221,7 @@ mod tests {
     fn without_a_usable_name_the_peer_or_nobody_is_the_caller() {
         // No peer address on a request built in memory: the one unknown key.
         assert_eq!(key(&Request::new(())), CallerKey::unknown());
-        let garbage = with_metadata(CALLER_METADATA, "anything-at-all");
+        let garbage = internal(with_metadata(CALLER_METADATA, "anything-at-all"));
         assert_eq!(key(&garbage), CallerKey::unknown());
     }
 

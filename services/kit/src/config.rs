@@ -166,6 +166,16 @@ pub struct Settings {
         value_parser = queue_prefix
     )]
     pub queue_prefix: String,
+    /// Largest gRPC request message, in bytes, a caller without a token may send (larger:
+    /// OUT_OF_RANGE); with a token, each service's own limit applies.
+    #[arg(
+        long,
+        env = "TURNIER_GRPC_ANONYMOUS_MESSAGE_BYTES",
+        value_name = "BYTES",
+        default_value_t = crate::message_limit::DEFAULT_ANONYMOUS_MESSAGE_BYTES,
+        value_parser = whole_number(1024..=(1_usize << 30))
+    )]
+    pub grpc_anonymous_message_bytes: usize,
     /// Log filter.
     #[arg(
         long = "log",
@@ -212,6 +222,24 @@ pub struct Settings {
         value_parser = whole_number(0..=3600_u64)
     )]
     pub shutdown_grace_secs: u64,
+    /// How long connections may take to send a request or sit idle, and how many each
+    /// listener holds.
+    #[command(flatten)]
+    pub connections: crate::listener::Settings,
+    /// The abuse limits both edges share.
+    #[command(flatten)]
+    pub limits: crate::limits::LimitSettings,
+    /// The key our own processes' calls carry, so a service believes the client they name and
+    /// does not count them again (`caller`): the same secret in every process of a split
+    /// deployment; unset: a random key of this process's own (enough for the all-in-one).
+    /// Never logged.
+    #[arg(
+        long,
+        env = "TURNIER_INTERNAL_KEY",
+        value_name = "KEY",
+        hide_env_values = true
+    )]
+    pub internal_key: Option<String>,
 }
 
 /// Where each service is reached, as given: one setting per service of [`Service::ALL`]
@@ -296,10 +324,19 @@ pub struct Config {
     /// The prefix of every Redis key of the queues (`TURNIER_QUEUE_PREFIX`), so deployments
     /// can share one Redis server.
     pub queue_prefix: String,
+    /// The largest gRPC request message of a caller without a token
+    /// (`TURNIER_GRPC_ANONYMOUS_MESSAGE_BYTES`).
+    pub grpc_anonymous_message_bytes: usize,
     /// Logs and traces.
     pub telemetry: TelemetryConfig,
     /// Graceful shutdown (`TURNIER_SHUTDOWN_DELAY_SECS`, `TURNIER_SHUTDOWN_GRACE_SECS`).
     pub shutdown: crate::server::ShutdownTiming,
+    /// The limits of both listeners' connections (`TURNIER_HEADER_READ_TIMEOUT_SECS`, …).
+    pub connections: crate::listener::ConnectionLimits,
+    /// The abuse limits both edges share (`TURNIER_RATE_LIMIT_*`, `TURNIER_SIGN_*`).
+    pub limits: crate::limits::LimitSettings,
+    /// The deployment's internal key (`TURNIER_INTERNAL_KEY`), if given. Never logged.
+    pub internal_key: Option<String>,
 }
 
 impl Settings {
@@ -356,6 +393,7 @@ impl Settings {
             migrate_on_start: self.migrate_on_start,
             redis_url: self.redis_url.clone(),
             queue_prefix: self.queue_prefix.clone(),
+            grpc_anonymous_message_bytes: self.grpc_anonymous_message_bytes,
             telemetry: TelemetryConfig {
                 log_filter: self.log_filter.clone(),
                 log_format: self.log_format,
@@ -369,6 +407,9 @@ impl Settings {
                 delay: Duration::from_secs(self.shutdown_delay_secs),
                 grace: Duration::from_secs(self.shutdown_grace_secs),
             },
+            connections: self.connections.limits(),
+            limits: self.limits,
+            internal_key: self.internal_key.clone().filter(|key| !key.is_empty()),
         }
     }
 }
@@ -402,6 +443,10 @@ impl Config {
                     .map_or_else(|| "(none: queues in the database)".to_owned(), redact_url),
             ),
             ("TURNIER_QUEUE_PREFIX", self.queue_prefix.clone()),
+            (
+                "TURNIER_GRPC_ANONYMOUS_MESSAGE_BYTES",
+                self.grpc_anonymous_message_bytes.to_string(),
+            ),
             ("RUST_LOG", self.telemetry.log_filter.clone()),
             (
                 "OTEL_EXPORTER_OTLP_ENDPOINT",
@@ -418,6 +463,26 @@ impl Config {
             (
                 "TURNIER_SHUTDOWN_GRACE_SECS",
                 self.shutdown.grace.as_secs().to_string(),
+            ),
+            (
+                "TURNIER_HEADER_READ_TIMEOUT_SECS",
+                self.connections.header_read_timeout.as_secs().to_string(),
+            ),
+            (
+                "TURNIER_IDLE_TIMEOUT_SECS",
+                self.connections.idle_timeout.as_secs().to_string(),
+            ),
+            (
+                "TURNIER_MAX_CONNECTIONS",
+                self.connections.max_connections.to_string(),
+            ),
+            (
+                "TURNIER_KEEPALIVE_INTERVAL_SECS",
+                self.connections.keepalive_interval.as_secs().to_string(),
+            ),
+            (
+                "TURNIER_KEEPALIVE_TIMEOUT_SECS",
+                self.connections.keepalive_timeout.as_secs().to_string(),
             ),
         ]);
         out

@@ -87,6 +87,14 @@ pub enum DbError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The SQLite file could not be made (owner-only) before opening it.
+    #[error("cannot create the SQLite database {path}: {source}")]
+    CreateFile {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// The server could not be reached or refused the connection.
     #[error("cannot connect to {backend} at {address}: {source}")]
     Connect {
@@ -232,8 +240,17 @@ async fn connect_sqlite(url: &str, max_connections: u32) -> Result<Database, DbE
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
     {
-        std::fs::create_dir_all(folder).map_err(|source| DbError::CreateFolder {
+        crate::owner_only::create_dir(folder).map_err(|source| DbError::CreateFolder {
             path: folder.display().to_string(),
+            source,
+        })?;
+    }
+    // The database holds password hashes: made owner-only before SQLite opens it, which
+    // gives its `-wal` and `-shm` files the same mode. A read-only URL makes nothing.
+    let creates = !params.contains("mode=") || params.contains("mode=rwc");
+    if !in_memory && creates {
+        crate::owner_only::create_file(Path::new(path)).map_err(|source| DbError::CreateFile {
+            path: path.to_owned(),
             source,
         })?;
     }
@@ -310,6 +327,32 @@ async fn probe(
             seconds: CONNECT_TIMEOUT.as_secs(),
         }),
     }
+}
+
+/// The SQLSTATEs of text PostgreSQL cannot take: `22021` (a byte sequence that is not valid in
+/// the encoding: a NUL in a `TEXT` parameter) and `22P05` (a character the encoding lacks, or
+/// `\u0000` in `jsonb`).
+const UNSTORABLE_TEXT: [&str; 2] = ["22021", "22P05"];
+
+/// Returns what a service answers for a query that failed because its input held text the
+/// database cannot store, or `None` for any other failure (the caller's internal error).
+///
+/// Every service checks text at its edge (`crate::text`) so this never fires; it is the
+/// backstop for a field a check missed, which is the caller's bad input, not an outage. Each
+/// crate's one mapping to `tonic::Status` asks it in its database arm.
+pub fn refused_text(err: &sqlx::Error) -> Option<crate::status::Failure> {
+    let sqlx::Error::Database(db) = err else {
+        return None;
+    };
+    let code = db.code()?;
+    if !UNSTORABLE_TEXT.contains(&code.as_ref()) {
+        return None;
+    }
+    tracing::warn!(sqlstate = %code, "a query held text the database cannot store");
+    Some(crate::status::Failure::invalid_argument(
+        crate::text::REASON_INVALID_ARGUMENT,
+        "the request holds text that cannot be stored (a NUL character?)",
+    ))
 }
 
 /// Returns `host:port` of a PostgreSQL URL, without user or password.

@@ -1,6 +1,6 @@
 //! Plumbing shared by every Turnier service: configuration, telemetry, metrics, the gRPC
 //! server bootstrap and channels, one typed client per service (`clients`), the error model
-//! on the wire (`status`), who a request is for (`caller`) and who makes it (`auth`, with the one ownership rule in `access`), and (behind features) databases, the job queue and test support.
+//! on the wire (`status`), who a request is for (`caller`) and who makes it (`auth`, with the one ownership rule in `access`), the abuse limits both edges share (`limits`), the listeners both edges accept on (`listener`), the one text rule for names, free text and ids (`text`), and (behind features) databases, the job queue and test support.
 //!
 //! Nothing here knows about cards, decks or tournaments: domain types live in the service
 //! crates, and the one value they share (the game) in `proto::game`. Services meet only here
@@ -17,7 +17,12 @@ pub mod clients;
 pub mod config;
 #[cfg(feature = "db")]
 pub mod db;
+pub mod internal;
+pub mod limits;
+pub mod listener;
+pub mod message_limit;
 pub mod metrics;
+pub mod owner_only;
 #[cfg(feature = "queue")]
 pub mod queue;
 pub mod server;
@@ -27,4 +32,5 @@ pub mod status;
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod text;
 pub mod timestamp;

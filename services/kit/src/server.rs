@@ -64,6 +64,8 @@ pub struct Deps {
     /// Who the bearer tokens of requests are (the accounts service), if the process knows
     /// where to ask.
     pub verifier: Option<crate::auth::Verifier>,
+    /// The abuse limits the process shares between its edges (`crate::limits`), if any.
+    pub limiter: Option<crate::limits::Limiter>,
 }
 
 impl Deps {
@@ -76,7 +78,16 @@ impl Deps {
             db: None,
             readiness: Readiness::default(),
             verifier: None,
+            limiter: None,
         }
+    }
+
+    /// Returns these dependencies with the process's abuse limits: its gRPC server counts the
+    /// calls clients make straight to it, and the accounts service its sign-ins.
+    #[must_use]
+    pub fn with_limiter(mut self, limiter: crate::limits::Limiter) -> Self {
+        self.limiter = Some(limiter);
+        self
     }
 
     /// Returns these dependencies with the verifier of bearer tokens.
@@ -224,15 +235,41 @@ pub enum ServerError {
 /// `shutdown`, so that what still runs stops, and returns. Each service is SERVING while
 /// nothing holds its `readiness`. Every request passes `auth` first (`crate::auth`): its
 /// handler gets its [`crate::auth::Caller`], and a bad token never reaches it.
+///
+/// `listener` holds its connections to its limits ([`crate::listener`]): a plain
+/// `TcpListener` gets the default ones. No call is counted against a rate limit
+/// ([`serve_limited`] counts them).
 pub async fn serve(
-    listener: tokio::net::TcpListener,
+    listener: impl Into<crate::listener::Listener>,
+    services: &[Service],
+    routes: RoutesBuilder,
+    timing: ShutdownTiming,
+    readiness: Readiness,
+    shutdown: Shutdown,
+    auth: crate::auth::AuthLayer,
+) -> Result<(), ServerError> {
+    let unlimited = crate::limits::LimitLayer::new(None);
+    serve_limited(
+        listener, services, routes, timing, readiness, shutdown, auth, unlimited,
+    )
+    .await
+}
+
+/// [`serve`], counting every call a client makes straight to the server against the general
+/// rate limit of `rate_limits` (`crate::limits`), once `auth` has said who the caller is.
+#[allow(clippy::too_many_arguments)] // `serve`'s, and the one layer more.
+pub async fn serve_limited(
+    listener: impl Into<crate::listener::Listener>,
     services: &[Service],
     mut routes: RoutesBuilder,
     timing: ShutdownTiming,
     readiness: Readiness,
     shutdown: Shutdown,
     auth: crate::auth::AuthLayer,
+    rate_limits: crate::limits::LimitLayer,
 ) -> Result<(), ServerError> {
+    let listener: crate::listener::Listener = listener.into();
+    let limits = listener.limits();
     let addr = listener
         .local_addr()
         .map_or_else(|_| "an unknown address".to_owned(), |addr| addr.to_string());
@@ -266,7 +303,16 @@ pub async fn serve(
         }
     };
 
+    let anonymous = crate::message_limit::AnonymousLimitLayer::new(
+        auth.anonymous_message_bytes()
+            .unwrap_or(crate::message_limit::DEFAULT_ANONYMOUS_MESSAGE_BYTES),
+    );
     let server = tonic::transport::Server::builder()
+        // A peer that stops answering pings is gone: its connection is closed. No per-request
+        // timeout here: event streams (`WatchTournament`) stay open for as long as they are
+        // watched, and a client sets its own deadline (`grpc-timeout`).
+        .http2_keepalive_interval(Some(limits.keepalive_interval))
+        .http2_keepalive_timeout(Some(limits.keepalive_timeout))
         .trace_fn(|request| {
             let span = tracing::info_span!(
                 "grpc.request",
@@ -278,8 +324,14 @@ pub async fn serve(
         })
         .layer(GrpcMetricsLayer)
         .layer(auth)
+        // Inside auth, which has told who the caller is: counted against its account, else
+        // its address (`crate::limits`).
+        .layer(rate_limits)
+        // Inside auth, which has told who the caller is: one without a token may send only
+        // small messages, whatever the service accepts from others (`crate::message_limit`).
+        .layer(anonymous)
         .add_routes(routes.routes())
-        .serve_with_incoming_shutdown(incoming(listener), drain);
+        .serve_with_incoming_shutdown(listener.incoming(), drain);
 
     tracing::info!(%addr, services = ?services.iter().map(|s| s.name()).collect::<Vec<_>>(), "gRPC server listening");
     shutdown.expire_after(timing.delay + timing.grace);
@@ -291,13 +343,6 @@ pub async fn serve(
     }
     tracing::info!(%addr, "gRPC server stopped");
     Ok(())
-}
-
-/// The connections a server accepts on `listener`, each with `TCP_NODELAY` set: without it,
-/// Nagle's algorithm and the peer's delayed ACK hold a response's trailers for ~40 ms, on
-/// every call between services.
-pub fn incoming(listener: tokio::net::TcpListener) -> tonic::transport::server::TcpIncoming {
-    tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true))
 }
 
 /// Sets each service's health from its readiness: SERVING unless something holds it.
@@ -416,24 +461,6 @@ mod tests {
             err.to_string(),
             format!("TURNIER_GRPC_ADDR: cannot listen on {addr}: address already in use")
         );
-    }
-
-    #[tokio::test]
-    async fn every_accepted_connection_has_nodelay() {
-        use tokio_stream::StreamExt as _;
-
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = listener.local_addr().expect("address");
-        let mut incoming = incoming(listener);
-        let _client = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        let accepted = incoming
-            .next()
-            .await
-            .expect("a connection")
-            .expect("accepted");
-        assert!(accepted.nodelay().expect("readable option"));
     }
 
     /// Asks the server at `addr` for the health of `service`, until it is `want` (a status

@@ -169,6 +169,8 @@ pub fn trace_interceptor(
     mut request: tonic::Request<()>,
 ) -> Result<tonic::Request<()>, tonic::Status> {
     inject_into_metadata(request.metadata_mut());
+    // Every channel of our own clients is traced: its calls are ours (`crate::internal`).
+    crate::internal::mark_internal(request.metadata_mut());
     Ok(request)
 }
 

@@ -89,6 +89,29 @@ async fn sqlite_creates_the_file_and_its_folder_and_uses_wal() {
 }
 
 #[tokio::test]
+async fn sqlite_makes_its_folder_database_and_wal_files_for_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = |path: &std::path::Path| {
+        std::fs::metadata(path)
+            .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let root = tempfile::tempdir().expect("a temporary folder");
+    let state = root.path().join("state");
+    let path = state.join("turnier.db");
+    let database = Database::connect(&format!("sqlite://{}", path.display()), 2)
+        .await
+        .expect("opens");
+    database.migrate(&[]).await.expect("writes something");
+    assert_eq!(mode(&state), 0o700, "the folder");
+    for file in ["turnier.db", "turnier.db-wal", "turnier.db-shm"] {
+        assert_eq!(mode(&state.join(file)), 0o600, "{file}");
+    }
+}
+
+#[tokio::test]
 async fn sqlite_accepts_the_single_colon_form() {
     let folder = tempfile::tempdir().expect("a temporary folder");
     let path = folder.path().join("short.db");
@@ -150,4 +173,26 @@ async fn unreachable_postgres_is_a_clear_error_without_the_password() {
         "{message}"
     );
     assert!(!message.contains("hunter2"), "{message}");
+}
+
+#[tokio::test]
+async fn a_nul_in_a_postgres_query_is_the_callers_bad_input_not_an_internal_error() {
+    let test_database = TestDatabase::postgres().await;
+    let database = test_database.connect().await;
+    let err = sqlx::query("SELECT $1 AS echoed")
+        .bind("a\0b")
+        .execute(database.pool())
+        .await
+        .expect_err("PostgreSQL refuses a NUL in a text parameter");
+    let status: tonic::Status = kit::db::refused_text(&err)
+        .expect("the refusal reads as unstorable text")
+        .into();
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+
+    // Any other failure stays the caller's internal error.
+    let other = sqlx::query("SELECT * FROM no_such_table")
+        .execute(database.pool())
+        .await
+        .expect_err("no such table");
+    assert!(kit::db::refused_text(&other).is_none());
 }

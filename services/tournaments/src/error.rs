@@ -55,6 +55,9 @@ pub enum Error {
     /// No delivery of that id for that webhook.
     #[error("no delivery `{0}` of this webhook")]
     UnknownDelivery(String),
+    /// The caller holds as many live event streams as it may.
+    #[error(transparent)]
+    TooManyStreams(#[from] crate::streams::TooManyStreams),
     /// A stored fact that does not read back.
     #[error("stored {what} cannot be read")]
     Corrupt {
@@ -139,16 +142,23 @@ impl From<Error> for Status {
             Error::UnknownDelivery(_) => Failure::new(Code::NotFound, "not_found", err.to_string())
                 .with_metadata("kind", "delivery"),
             Error::Busy => Failure::new(Code::Aborted, "aborted", err.to_string()),
+            Error::TooManyStreams(refused) => Failure::new(
+                Code::ResourceExhausted,
+                "resource_exhausted",
+                err.to_string(),
+            )
+            .with_metadata("limit", refused.limit),
             Error::Accounts(cause) => Failure::from_upstream("accounts", cause),
             Error::Scripts(cause) => Failure::from_upstream("scripts", cause),
             Error::Corrupt { .. } => {
                 tracing::error!(error = %err, "internal error");
                 Failure::internal()
             }
-            Error::Db(cause) => {
+            // Text no check at the edge caught (a NUL) is the caller's bad input, not ours.
+            Error::Db(cause) => kit::db::refused_text(cause).unwrap_or_else(|| {
                 tracing::error!(error = ?cause, "database error");
                 Failure::internal()
-            }
+            }),
         };
         failure.into()
     }

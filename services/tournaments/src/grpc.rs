@@ -847,6 +847,11 @@ impl TournamentService for Api {
     ) -> Result<Response<pb::ExportStageResponse>, Status> {
         let caller = Caller::of(&request);
         let request = request.into_inner();
+        // An export names its stage: 0 is not "the current stage" here, as a stage number
+        // below 1 is refused everywhere a stage is named (issue 35).
+        if request.stage == 0 {
+            return Err(bad("stage", "`stage` counts from 1").into());
+        }
         let run = self.tournaments.get(&caller, &request.id).await?;
         let stage = stage_index(&run, request.stage)?;
         let (event, config) = run.export(stage).map_err(Error::from)?;
@@ -1017,6 +1022,9 @@ impl TournamentService for Api {
         request: Request<pb::WatchTournamentRequest>,
     ) -> Result<Response<Self::WatchTournamentStream>, Status> {
         let caller = Caller::of(&request);
+        // One of the caller's stream slots (its account, else the client address the gateway
+        // names), held by the stream and freed when tonic drops it: the client went away.
+        let slot = self.tournaments.open_stream(kit::caller::key(&request))?;
         let request = request.into_inner();
         let (sink, events) = tokio::sync::mpsc::channel(256);
         self.tournaments
@@ -1024,7 +1032,8 @@ impl TournamentService for Api {
             .await?;
         let stream = tokio_stream::StreamExt::map(
             tokio_stream::wrappers::ReceiverStream::new(events),
-            |event| {
+            move |event| {
+                let _held = &slot;
                 event
                     .map(|published| pb::TournamentEvent {
                         seq: published.seq,

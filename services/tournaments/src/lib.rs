@@ -4,7 +4,8 @@
 //! It owns the engine's rules (`domain`: standings, pairings, brackets, lobbies), the events run
 //! on the platform as the fold of their append-only log (`run`: what organizers and players
 //! may do, and when), the log's tables (`store`, migrations `7…`), the operations with their
-//! ownership checks and live events (`service`) and the gRPC surface (`grpc`). It calls the
+//! ownership checks and live events (`service`; the streams each caller may hold, `streams`)
+//! and the gRPC surface (`grpc`). It calls the
 //! accounts service to find co-organizers by username and the scripts service for the rules a
 //! tournament's deck settings pin. Its callers are the gateway
 //! (`/api/v1/…/tournaments…`), third parties over gRPC, and the CLI (`turnier tournament`:
@@ -22,6 +23,7 @@ pub mod offline;
 pub mod run;
 pub mod service;
 pub mod store;
+pub mod streams;
 pub mod webhooks;
 pub mod worker;
 
@@ -43,6 +45,53 @@ pub struct Settings {
     pub queue: Option<kit::queue::Queue>,
     /// The webhook key and address rule (`webhooks`).
     pub webhooks: webhooks::WebhookSettings,
+    /// The caps on the live event streams one caller holds (`streams`).
+    pub streams: streams::StreamLimits,
+}
+
+/// The caps on live event streams, as flags and environment variables the binary flattens.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Live event streams")]
+pub struct EventStreamArgs {
+    /// Live event streams (`WatchTournament`, `…/events`) one signed-in account may hold open
+    /// at once in one process; one more is refused with `resource_exhausted`. 0: no cap.
+    #[arg(
+        long,
+        env = "TURNIER_EVENT_STREAMS_PER_ACCOUNT",
+        value_name = "N",
+        default_value_t = streams::DEFAULT_PER_ACCOUNT,
+        value_parser = kit::config::whole_number(0..=100_000_usize)
+    )]
+    pub event_streams_per_account: usize,
+    /// Live event streams one anonymous client address may hold open at once in one process.
+    /// 0: no cap.
+    #[arg(
+        long,
+        env = "TURNIER_EVENT_STREAMS_PER_ADDRESS",
+        value_name = "N",
+        default_value_t = streams::DEFAULT_PER_ADDRESS,
+        value_parser = kit::config::whole_number(0..=100_000_usize)
+    )]
+    pub event_streams_per_address: usize,
+}
+
+impl Default for EventStreamArgs {
+    fn default() -> Self {
+        Self {
+            event_streams_per_account: streams::DEFAULT_PER_ACCOUNT,
+            event_streams_per_address: streams::DEFAULT_PER_ADDRESS,
+        }
+    }
+}
+
+impl EventStreamArgs {
+    /// Returns the caps these settings give.
+    pub fn limits(&self) -> streams::StreamLimits {
+        streams::StreamLimits {
+            per_account: self.event_streams_per_account,
+            per_address: self.event_streams_per_address,
+        }
+    }
 }
 
 /// The submission worker's settings, as flags and environment variables the binary flattens.
@@ -83,7 +132,8 @@ pub struct WebhookArgs {
         hide_env_values = true
     )]
     pub webhook_key: Option<String>,
-    /// Lets webhooks be sent to loopback, private and link-local addresses: true or false.
+    /// Lets webhooks be sent to loopback, private, shared, unique-local and link-local
+    /// addresses (never to other addresses that are not globally reachable): true or false.
     #[arg(
         long,
         env = "TURNIER_WEBHOOK_ALLOW_PRIVATE",
@@ -112,7 +162,9 @@ impl Mount for Tournaments {
         if let Some(queue) = &settings.queue {
             tournaments = tournaments.with_queue(queue.clone());
         }
-        tournaments = tournaments.with_webhooks(settings.webhooks.clone());
+        tournaments = tournaments
+            .with_webhooks(settings.webhooks.clone())
+            .with_stream_limits(settings.streams);
         routes.add_service(grpc::server(grpc::Api::new(tournaments)));
         Ok(())
     }

@@ -479,6 +479,9 @@ impl StageHeader {
                         serde_json::from_value(grouping).map_err(StageConfigError::BadGrouping)?,
                     ),
                 };
+                if let Some(grouping) = grouping {
+                    grouping.validate().map_err(StageConfigError::Refused)?;
+                }
                 let defaults = RoundRobinSettings {
                     points: scoring.points,
                     tiebreakers: scoring.tiebreakers.clone(),

@@ -13,6 +13,11 @@ pub struct AccountId(pub String);
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TokenId(pub String);
 
+impl TokenId {
+    /// The prefix every API token id starts with.
+    pub const PREFIX: &'static str = "tok_";
+}
+
 impl fmt::Display for AccountId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -8,9 +8,21 @@
 use serde::{Deserialize, Serialize};
 
 use super::settings::{
-    ByeHandling, MatchWinFormula, Points, ScoringSettings, SettingsError, Tiebreaker,
-    validate_tiebreakers,
+    ByeHandling, MAX_ROUNDS, MatchWinFormula, Points, ScoringSettings, SettingsError, Tiebreaker,
+    at_most, validate_points, validate_tiebreakers,
 };
+
+/// The most players in a free-for-all lobby: pods are 3 to 4 at a table, a battle royale a
+/// handful more.
+pub const MAX_PLAYERS_PER_LOBBY: u32 = 16;
+
+/// The most matches a free-for-all lobby plays (`matches`, `maximum_matches`): a day of pods
+/// is a few; this leaves room for a league.
+pub const MAX_LOBBY_MATCHES: u32 = 64;
+
+/// The most points a Threshold Win stage may ask a player to reach: every match's points
+/// ([`super::settings::MAX_POINTS`] for a place) over [`MAX_LOBBY_MATCHES`] matches and more.
+pub const MAX_POINTS_TO_WIN: f64 = 100_000.0;
 
 pub use proto::game::Game;
 
@@ -356,6 +368,7 @@ impl SwissSettings {
         if self.rounds == 0 {
             return Err(SettingsError::Zero("rounds"));
         }
+        at_most("rounds", self.rounds, MAX_ROUNDS)?;
         self.points.validate()?;
         validate_tiebreakers(&self.tiebreakers)?;
         match self.late_entry_through_round {
@@ -414,6 +427,11 @@ impl FreeForAllSettings {
                 reason: "must be at least 3 for a free-for-all",
             });
         }
+        at_most(
+            "players_per_lobby",
+            self.players_per_lobby,
+            MAX_PLAYERS_PER_LOBBY,
+        )?;
         if usize::try_from(self.players_per_lobby).ok() != Some(self.placement_points.len()) {
             return Err(SettingsError::Conflict {
                 setting: "placement_points",
@@ -425,17 +443,25 @@ impl FreeForAllSettings {
             .iter()
             .map(|&points| ("placement_points", points))
             .chain(self.elimination_points.map(|p| ("elimination_points", p)))
-            .chain([("points_to_win", self.points_to_win)])
         {
-            if !value.is_finite() || value < 0.0 {
-                return Err(SettingsError::NegativeOrNotANumber { setting, value });
-            }
+            validate_points(setting, value)?;
         }
+        if !self.points_to_win.is_finite() || self.points_to_win < 0.0 {
+            return Err(SettingsError::NegativeOrNotANumber {
+                setting: "points_to_win",
+                value: self.points_to_win,
+            });
+        }
+        at_most("points_to_win", self.points_to_win, MAX_POINTS_TO_WIN)?;
         if self.matches == 0 {
             return Err(SettingsError::Zero("matches"));
         }
+        at_most("matches", self.matches, MAX_LOBBY_MATCHES)?;
         if self.maximum_matches == Some(0) {
             return Err(SettingsError::Zero("maximum_matches"));
+        }
+        if let Some(maximum) = self.maximum_matches {
+            at_most("maximum_matches", maximum, MAX_LOBBY_MATCHES)?;
         }
         if self.required_finish == 0 || self.required_finish > self.players_per_lobby {
             return Err(SettingsError::Conflict {
@@ -570,6 +596,86 @@ mod tests {
         let mut settings = GameDefaults::of(Game::Lor).swiss;
         settings.rounds = 0;
         assert_eq!(settings.validate(), Err(SettingsError::Zero("rounds")));
+    }
+
+    #[test]
+    fn refuses_a_million_swiss_rounds_naming_the_setting_and_the_bound() {
+        let mut settings = GameDefaults::of(Game::Lor).swiss;
+        settings.rounds = 1_000_000;
+        assert_eq!(
+            settings.validate().map_err(|err| err.to_string()),
+            Err("setting `rounds` must be at most 64, not 1000000".to_owned())
+        );
+        settings.rounds = MAX_ROUNDS;
+        assert_eq!(settings.validate(), Ok(()));
+    }
+
+    #[test]
+    fn refuses_every_number_of_a_free_for_all_stage_over_its_bound() {
+        let base = GameDefaults::of(Game::Riftbound)
+            .free_for_all
+            .expect("Riftbound has free-for-all");
+        let big_lobby = FreeForAllSettings {
+            players_per_lobby: 17,
+            placement_points: vec![0.0; 17],
+            required_finish: 1,
+            ..base.clone()
+        };
+        let cases: [(&str, FreeForAllSettings); 6] = [
+            ("players_per_lobby", big_lobby),
+            (
+                "placement_points",
+                FreeForAllSettings {
+                    placement_points: vec![1e9, 2.0, 1.0, 0.0],
+                    ..base.clone()
+                },
+            ),
+            (
+                "elimination_points",
+                FreeForAllSettings {
+                    elimination_points: Some(5_000.0),
+                    ..base.clone()
+                },
+            ),
+            (
+                "points_to_win",
+                FreeForAllSettings {
+                    points_to_win: 1e7,
+                    ..base.clone()
+                },
+            ),
+            (
+                "matches",
+                FreeForAllSettings {
+                    matches: 1_000_000,
+                    ..base.clone()
+                },
+            ),
+            (
+                "maximum_matches",
+                FreeForAllSettings {
+                    maximum_matches: Some(65),
+                    ..base.clone()
+                },
+            ),
+        ];
+        for (setting, settings) in cases {
+            match settings.validate() {
+                Err(SettingsError::TooLarge { setting: named, .. }) => {
+                    assert_eq!(named, setting);
+                }
+                other => panic!("{setting}: {other:?}"),
+            }
+        }
+        let at_the_bounds = FreeForAllSettings {
+            players_per_lobby: MAX_PLAYERS_PER_LOBBY,
+            placement_points: vec![super::super::settings::MAX_POINTS; 16],
+            matches: MAX_LOBBY_MATCHES,
+            maximum_matches: Some(MAX_LOBBY_MATCHES),
+            points_to_win: MAX_POINTS_TO_WIN,
+            ..base
+        };
+        assert_eq!(at_the_bounds.validate(), Ok(()));
     }
 
     #[test]

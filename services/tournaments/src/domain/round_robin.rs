@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use super::defaults::RoundRobinSettings;
 use super::event::{Entry, Event, EventError, Player, PlayerId, Round};
 use super::free_for_all::{balanced_sizes, deal_in_snake_order};
-use super::settings::{ByeHandling, ScoringSettings, SettingsError};
+use super::settings::{ByeHandling, ScoringSettings, SettingsError, at_most};
 use super::standings::{Standings, standings};
 
 /// How a round-robin stage splits its field (the stage's **Grouping** setting); without it
@@ -149,7 +149,25 @@ pub struct GroupStandings {
     pub standings: Standings,
 }
 
+/// The most groups a round-robin stage may ask for: 8,000 players in groups of two.
+pub const MAX_GROUPS: u32 = 4_096;
+
+/// The most players per group a round-robin stage may ask for: a group of that many plays
+/// 1,023 rounds per cycle, more than any event.
+pub const MAX_PLAYERS_PER_GROUP: u32 = 1_024;
+
 impl Grouping {
+    /// Refuses a grouping over its upper bound, naming the setting. The lower bounds depend
+    /// on the field and are checked when the stage starts ([`Grouping::group_count`]).
+    pub fn validate(self) -> Result<(), SettingsError> {
+        match self {
+            Self::Groups(groups) => at_most("grouping.groups", groups, MAX_GROUPS),
+            Self::PlayersPerGroup(size) => {
+                at_most("grouping.players_per_group", size, MAX_PLAYERS_PER_GROUP)
+            }
+        }
+    }
+
     /// Returns the number of groups for `players` players, refusing a grouping that asks for
     /// no groups, more groups than players, or would leave a group of 1.
     pub fn group_count(self, players: usize) -> Result<usize, RoundRobinError> {
@@ -598,6 +616,28 @@ mod tests {
             groups(&field, Some(Grouping::Groups(2))).map(|g| g.len()),
             Ok(2)
         );
+    }
+
+    #[test]
+    fn refuses_a_grouping_over_its_bound_naming_the_setting() {
+        assert_eq!(Grouping::Groups(MAX_GROUPS).validate(), Ok(()));
+        assert_eq!(
+            Grouping::Groups(MAX_GROUPS + 1)
+                .validate()
+                .map_err(|err| err.to_string()),
+            Err("setting `grouping.groups` must be at most 4096, not 4097".to_owned())
+        );
+        assert_eq!(
+            Grouping::PlayersPerGroup(MAX_PLAYERS_PER_GROUP).validate(),
+            Ok(())
+        );
+        assert!(matches!(
+            Grouping::PlayersPerGroup(u32::MAX).validate(),
+            Err(SettingsError::TooLarge {
+                setting: "grouping.players_per_group",
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -6,6 +6,17 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The most points one result (a win, a draw, a loss, a bye, a place in a lobby, an
+/// elimination) may be worth. Games score 3 / 1 / 0 or thereabouts; the bound keeps every
+/// total (at most [`MAX_ROUNDS`] results) and tiebreaker built from them far from where
+/// floating point loses whole points.
+pub const MAX_POINTS: f64 = 1_000.0;
+
+/// The most rounds a Swiss stage plays: 13 rounds leave one undefeated player of 8,192 (the
+/// guide's table), the largest open events play about 18 over two days; beyond this no event
+/// goes, and each round is a pairing of the whole field.
+pub const MAX_ROUNDS: u32 = 64;
+
 /// Points a match result is worth.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -189,6 +200,16 @@ pub enum SettingsError {
     /// A count that must be at least one is zero.
     #[error("setting `{0}` must be at least 1")]
     Zero(&'static str),
+    /// A number over its upper bound (issue 35: a Swiss stage of a million rounds was taken).
+    #[error("setting `{setting}` must be at most {max}, not {value}")]
+    TooLarge {
+        /// The setting, as the event file names it (`rounds`, `points.win`).
+        setting: &'static str,
+        /// The bound.
+        max: f64,
+        /// The value given.
+        value: f64,
+    },
     /// Two settings that cannot go together.
     #[error("setting `{setting}` {reason}")]
     Conflict {
@@ -199,8 +220,33 @@ pub enum SettingsError {
     },
 }
 
+/// Refuses `value` of `setting` above `max`.
+pub fn at_most(
+    setting: &'static str,
+    value: impl Into<f64>,
+    max: impl Into<f64>,
+) -> Result<(), SettingsError> {
+    let (value, max) = (value.into(), max.into());
+    if value > max {
+        return Err(SettingsError::TooLarge {
+            setting,
+            max,
+            value,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses points of `setting` that are negative, not numbers, or over [`MAX_POINTS`].
+pub fn validate_points(setting: &'static str, value: f64) -> Result<(), SettingsError> {
+    if !value.is_finite() || value < 0.0 {
+        return Err(SettingsError::NegativeOrNotANumber { setting, value });
+    }
+    at_most(setting, value, MAX_POINTS)
+}
+
 impl Points {
-    /// Refuses points that are negative or not numbers, and a win worth 0.
+    /// Refuses points that are negative, not numbers or over [`MAX_POINTS`], and a win worth 0.
     pub fn validate(&self) -> Result<(), SettingsError> {
         for (setting, value) in [
             ("points.win", self.win),
@@ -208,9 +254,7 @@ impl Points {
             ("points.loss", self.loss),
             ("points.bye", self.bye),
         ] {
-            if !value.is_finite() || value < 0.0 {
-                return Err(SettingsError::NegativeOrNotANumber { setting, value });
-            }
+            validate_points(setting, value)?;
         }
         if self.win == 0.0 {
             return Err(SettingsError::WinWorthNothing);
@@ -275,6 +319,19 @@ mod tests {
         settings.points.draw = -1.0;
         let err = settings.validate().unwrap_err();
         assert!(err.to_string().contains("`points.draw`"), "{err}");
+    }
+
+    #[test]
+    fn refuses_points_over_the_bound_naming_the_setting_and_the_bound() {
+        let mut settings = settings();
+        settings.points.bye = 1e12;
+        let err = settings.validate().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "setting `points.bye` must be at most 1000, not 1000000000000"
+        );
+        settings.points.bye = MAX_POINTS;
+        assert_eq!(settings.validate(), Ok(()));
     }
 
     #[test]

@@ -23,6 +23,14 @@ use super::event::PlayerId;
 use super::random::Rng;
 use super::standings::Standings;
 
+/// The last placement a rule may name: far past the largest field a tournament takes
+/// (`crate::run::create::MAX_PARTICIPANTS`), and as many players as one bracket holds.
+pub const MAX_PLACEMENT: u32 = 65_536;
+
+/// The most advancement rules of a tournament: each is applied to the whole field of its
+/// stage, and a cut, a second chance bracket and the eliminations take a handful.
+pub const MAX_RULES: usize = 32;
+
 /// Which players a rule applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "type", deny_unknown_fields)]
@@ -165,6 +173,26 @@ pub enum PlanError {
         /// The range's end.
         to: u32,
     },
+    /// A placement range past [`MAX_PLACEMENT`].
+    #[error(
+        "advancement rule {rule}: the placement range must end at placement {max} at most, not {to}"
+    )]
+    PlacementTooLarge {
+        /// The rule (from 1).
+        rule: usize,
+        /// The range's end.
+        to: u32,
+        /// The bound.
+        max: u32,
+    },
+    /// More rules than [`MAX_RULES`].
+    #[error("a tournament has at most {max} advancement rules, not {rules}")]
+    TooManyRules {
+        /// The rules given.
+        rules: usize,
+        /// The bound.
+        max: usize,
+    },
     /// A points range that is empty or not a number.
     #[error(
         "advancement rule {rule}: the points range must run from a number to a number at least as large"
@@ -205,6 +233,12 @@ impl TournamentPlan {
                 one_on_one: one_on_one + 1,
             });
         }
+        if self.rules.len() > MAX_RULES {
+            return Err(PlanError::TooManyRules {
+                rules: self.rules.len(),
+                max: MAX_RULES,
+            });
+        }
         for (at, rule) in self.rules.iter().enumerate() {
             let number = at + 1;
             if rule.from_stage >= self.stages.len() {
@@ -241,6 +275,13 @@ impl TournamentPlan {
                     if !finite || !ordered {
                         return Err(PlanError::BadPointsRange { rule: number });
                     }
+                }
+                Condition::PlacementRange { to, .. } if to > MAX_PLACEMENT => {
+                    return Err(PlanError::PlacementTooLarge {
+                        rule: number,
+                        to,
+                        max: MAX_PLACEMENT,
+                    });
                 }
                 Condition::PlacementRange { .. } => {}
             }
@@ -603,11 +644,32 @@ mod tests {
             plan.validate(),
             Err(PlanError::BadPlacementRange { rule: 1, .. })
         ));
+        plan.rules[0].condition = Condition::PlacementRange {
+            from: 1,
+            to: u32::MAX,
+        };
+        assert_eq!(
+            plan.validate(),
+            Err(PlanError::PlacementTooLarge {
+                rule: 1,
+                to: u32::MAX,
+                max: MAX_PLACEMENT
+            })
+        );
         plan.rules[0].condition = Condition::PointsRange {
             min: Some(9.0),
             max: Some(3.0),
         };
         assert_eq!(plan.validate(), Err(PlanError::BadPointsRange { rule: 1 }));
+        let mut plan = top(8, CutTiebreaker::BetterSeed);
+        plan.rules = vec![plan.rules[0]; MAX_RULES + 1];
+        assert_eq!(
+            plan.validate(),
+            Err(PlanError::TooManyRules {
+                rules: MAX_RULES + 1,
+                max: MAX_RULES
+            })
+        );
 
         // Early cutoff: only an elimination stage with a range starting at 1.
         let mut plan = top(8, CutTiebreaker::BetterSeed);

@@ -26,6 +26,10 @@ pub const MAX_NAME_CHARS: usize = 200;
 /// The most stages of a tournament.
 pub const MAX_STAGES: usize = 8;
 
+/// The largest `maxParticipants`: twice the largest open events (7,000 to 8,000 players), and
+/// a field every format's engine pairs in a moment.
+pub const MAX_PARTICIPANTS: u32 = 16_384;
+
 /// One stage as asked for: a format and any of its settings (snake_case or camelCase names).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StageInput {
@@ -253,22 +257,24 @@ pub fn stage_defaults(
 /// Checks a tournament as asked for and returns the fact of its creation by `organizer`.
 pub fn created(input: CreateInput, organizer: Organizer) -> Result<Fact, RunError> {
     let name = input.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-        return Err(RunError::BadSettings {
-            field: "name".into(),
-            problem: format!("a tournament's name has 1 to {MAX_NAME_CHARS} characters"),
-        });
-    }
+    // The platform's one text rule for names (`kit::text`), after trimming.
+    kit::text::check_name(name, MAX_NAME_CHARS).map_err(|problem| RunError::BadSettings {
+        field: "name".into(),
+        problem: format!("a tournament's name has 1 to {MAX_NAME_CHARS} characters: {problem}"),
+    })?;
     if input.stages.is_empty() || input.stages.len() > MAX_STAGES {
         return Err(RunError::BadSettings {
             field: "stages".into(),
             problem: format!("a tournament has 1 to {MAX_STAGES} stages"),
         });
     }
-    if input.max_participants == Some(0) {
+    if input
+        .max_participants
+        .is_some_and(|max| !(1..=MAX_PARTICIPANTS).contains(&max))
+    {
         return Err(RunError::BadSettings {
             field: "maxParticipants".into(),
-            problem: "must be at least 1 when set".into(),
+            problem: format!("must be 1 to {MAX_PARTICIPANTS} when set"),
         });
     }
     let stages = input

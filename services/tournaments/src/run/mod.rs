@@ -931,12 +931,13 @@ impl Run {
     /// Signs up `account` (or a guest, `None`) as `display_name`.
     pub fn register(&self, account: Option<&str>, display_name: &str) -> Result<Fact, RunError> {
         let display_name = display_name.trim();
-        if display_name.is_empty() || display_name.chars().count() > MAX_DISPLAY_NAME_CHARS {
-            return Err(RunError::BadSettings {
+        // The platform's one text rule for names (`kit::text`), after trimming.
+        kit::text::check_name(display_name, MAX_DISPLAY_NAME_CHARS).map_err(|problem| {
+            RunError::BadSettings {
                 field: "displayName".into(),
-                problem: format!("a name has 1 to {MAX_DISPLAY_NAME_CHARS} characters"),
-            });
-        }
+                problem: format!("a name has 1 to {MAX_DISPLAY_NAME_CHARS} characters: {problem}"),
+            }
+        })?;
         if let Some(account) = account
             && let Some(existing) = self.registration_of(account)
         {

@@ -198,6 +198,116 @@ fn settings_the_stage_does_not_have_are_refused_naming_them() {
 }
 
 #[test]
+fn every_numeric_stage_setting_over_its_bound_is_refused_naming_it_and_the_bound() {
+    let create = |game: Game, format: Format, given: Value, max_participants: Option<u32>| {
+        created(
+            CreateInput {
+                game,
+                name: "Bounds".into(),
+                stages: vec![StageInput {
+                    format,
+                    settings: settings(given),
+                }],
+                rules: vec![],
+                cut_tiebreaker: CutTiebreaker::BetterSeed,
+                max_participants,
+                check_in: false,
+                seed: 0,
+            },
+            organizer(),
+        )
+    };
+    let cases = [
+        (
+            Format::Swiss,
+            json!({"rounds": 1_000_000}),
+            "`rounds` must be at most 64",
+        ),
+        (
+            Format::Swiss,
+            json!({"points": {"win": 1e9, "draw": 1, "loss": 0, "bye": 3}}),
+            "`points.win` must be at most 1000",
+        ),
+        (
+            Format::Swiss,
+            json!({"round_minutes": 100_000}),
+            "`round_minutes` must be 1 to 1440",
+        ),
+        (
+            Format::RoundRobin,
+            json!({"points": {"win": 3, "draw": 1, "loss": 0, "bye": 5000}}),
+            "`points.bye` must be at most 1000",
+        ),
+        (
+            Format::RoundRobin,
+            json!({"grouping": {"groups": 100_000}}),
+            "`grouping.groups` must be at most 4096",
+        ),
+        (
+            Format::RoundRobin,
+            json!({"grouping": {"players_per_group": 100_000}}),
+            "`grouping.players_per_group` must be at most 1024",
+        ),
+        (
+            Format::RoundRobin,
+            json!({"cycles": 3}),
+            "`cycles` must be 1 or 2",
+        ),
+        (
+            Format::SingleElimination,
+            json!({"round_minutes": 0}),
+            "`round_minutes` must be 1 to 1440",
+        ),
+        (
+            Format::CumulativePoints,
+            json!({"matches": 1_000_000}),
+            "`matches` must be at most 64",
+        ),
+        (
+            Format::ThresholdWin,
+            json!({"maximum_matches": 65}),
+            "`maximum_matches` must be at most 64",
+        ),
+        (
+            Format::ThresholdWin,
+            json!({"points_to_win": 1e9}),
+            "`points_to_win` must be at most 100000",
+        ),
+        (
+            Format::ThresholdWin,
+            json!({"elimination_points": 1001}),
+            "`elimination_points` must be at most 1000",
+        ),
+        (
+            Format::CumulativePoints,
+            json!({"players_per_lobby": 1000, "placement_points": vec![0; 1000], "required_finish": 1}),
+            "`players_per_lobby` must be at most 16",
+        ),
+    ];
+    for (format, given, message) in cases {
+        let err = create(Game::Riftbound, format, given.clone(), None)
+            .expect_err("refused")
+            .to_string();
+        assert!(err.starts_with("`stages[0].settings`"), "{given}: {err}");
+        assert!(err.contains(message), "{given}: {err}");
+    }
+    let err = create(Game::Lor, Format::Swiss, json!({}), Some(1_000_000))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains("`maxParticipants`: must be 1 to 16384"),
+        "{err}"
+    );
+    create(
+        Game::Lor,
+        Format::Swiss,
+        json!({"rounds": 64}),
+        Some(16_384),
+    )
+    .expect("at the bounds");
+}
+
+#[test]
 fn the_guides_worked_example_entered_by_hand_gives_its_tables() {
     let mut run = swiss_then_top(
         Game::Lor,
@@ -664,4 +774,48 @@ fn a_double_elimination_day_one_continues_its_brackets_into_day_two() {
         Fact::Finished { .. }
     ));
     assert_eq!(run.placements.len(), 8);
+}
+
+#[test]
+fn tournament_and_guest_names_keep_the_one_text_rule() {
+    let named = |name: &str| {
+        created(
+            CreateInput {
+                game: Game::Lor,
+                name: name.into(),
+                stages: vec![StageInput {
+                    format: Format::Swiss,
+                    settings: Map::new(),
+                }],
+                rules: vec![],
+                cut_tiebreaker: CutTiebreaker::BetterSeed,
+                max_participants: None,
+                check_in: false,
+                seed: 0,
+            },
+            organizer(),
+        )
+    };
+    assert!(named("  Friday Swiss  ").is_ok(), "trimmed first");
+    let run = swiss_then_top(Game::Lor, json!({}), None);
+    for bad in [
+        "a\0b",
+        "a\u{7}b",
+        "a\nb",
+        "admin\u{202E}nimda",
+        "a\u{2066}b",
+    ] {
+        let err = named(bad).expect_err("a tournament name breaking the rule");
+        assert!(
+            matches!(&err, RunError::BadSettings { field, .. } if field == "name"),
+            "{bad:?}: {err}"
+        );
+        let err = run
+            .register(None, bad)
+            .expect_err("a guest name breaking the rule");
+        assert!(
+            matches!(&err, RunError::BadSettings { field, .. } if field == "displayName"),
+            "{bad:?}: {err}"
+        );
+    }
 }

@@ -19,6 +19,10 @@ use crate::webhooks::{self, HookError};
 /// The most deliveries a hook's log shows.
 pub const DELIVERY_LOG: u32 = 100;
 
+/// The longest delivery id worth looking up, in bytes: a hook's id and the source of the event
+/// (`wh_….t_….42`) are far shorter.
+const MAX_DELIVERY_ID_BYTES: usize = 256;
+
 impl Tournaments {
     /// Organizers: registers a webhook for `events` (none: all) at `url`. Returns the hook and
     /// its secret, which is shown only now.
@@ -91,12 +95,20 @@ impl Tournaments {
         let run = self.get(caller, id).await?;
         organizer(caller, &run)?;
         known_hook(&run, hook)?;
+        let unknown = || Error::UnknownDelivery(delivery.to_owned());
+        // A delivery's id is its hook's and a suffix: any other cannot be this hook's, and one
+        // holding a NUL or far too long is not looked up.
+        if !delivery.starts_with(&format!("{hook}."))
+            || !kit::text::is_possible_key(delivery, MAX_DELIVERY_ID_BYTES)
+        {
+            return Err(unknown());
+        }
         let found = self
             .store
             .delivery(delivery)
             .await?
             .filter(|found| found.tournament == id && found.hook == hook)
-            .ok_or_else(|| Error::UnknownDelivery(delivery.to_owned()))?;
+            .ok_or_else(unknown)?;
         let now = SystemTime::now();
         if !self.store.reopen_delivery(&found.id, now).await? {
             // Pending already: its job is on the way.

@@ -29,6 +29,7 @@ use crate::run::deck_settings::{self, Scope};
 use crate::run::fact::{DeckSettings, DecklistVisibility, Fact, Organizer, PinnedRule, ReportedBy};
 use crate::run::{Phase, Run, RunError};
 use crate::store::{Appended, Header, Submission, TournamentStore};
+use crate::streams::{StreamLimits, StreamSlot, StreamSlots};
 use crate::webhooks::WebhookSettings;
 
 mod hooks;
@@ -38,8 +39,8 @@ pub use hooks::DELIVERY_LOG;
 /// How many times a change decides again after another writer appended first.
 const MAX_ATTEMPTS: usize = 8;
 
-/// The longest id worth looking up.
-const MAX_ID_CHARS: usize = 64;
+/// The prefix of every tournament's id ([`random_id`] with `t`).
+const ID_PREFIX: &str = "t_";
 
 /// How often a watcher looks at the log when nothing was published in this process (another
 /// replica may have written).
@@ -192,6 +193,8 @@ pub struct Tournaments {
     queue: Option<kit::queue::Queue>,
     /// The operator's webhook settings (no key: webhooks are off).
     webhooks: WebhookSettings,
+    /// The live event streams each caller holds, under the operator's caps.
+    streams: StreamSlots,
 }
 
 impl Tournaments {
@@ -211,7 +214,21 @@ impl Tournaments {
             feed_events: FEED_EVENTS,
             queue: None,
             webhooks: WebhookSettings::default(),
+            streams: StreamSlots::default(),
         }
+    }
+
+    /// This service capping the live event streams each caller holds at `limits`.
+    #[must_use]
+    pub fn with_stream_limits(mut self, limits: StreamLimits) -> Self {
+        self.streams = StreamSlots::new(limits);
+        self
+    }
+
+    /// Takes one of `caller`'s live event stream slots for a stream to hold while it lasts,
+    /// or refuses (`resource_exhausted`) when it holds as many as it may.
+    pub fn open_stream(&self, caller: kit::caller::CallerKey) -> Result<StreamSlot, Error> {
+        Ok(self.streams.take(caller)?)
     }
 
     /// This service taking webhooks as `settings` say.
@@ -290,7 +307,8 @@ impl Tournaments {
             denied: Denied::NotFound,
             id: id.to_owned(),
         };
-        if id.is_empty() || id.len() > MAX_ID_CHARS {
+        // An id not of the shape tournament ids have cannot exist: not looked up.
+        if !kit::text::is_possible_id(id, ID_PREFIX) {
             return Err(not_found());
         }
         let slot = self.slot(id);
@@ -327,7 +345,8 @@ impl Tournaments {
             denied,
             id: id.to_owned(),
         })?;
-        if id.is_empty() || id.len() > MAX_ID_CHARS {
+        // An id not of the shape tournament ids have cannot exist: not looked up.
+        if !kit::text::is_possible_id(id, ID_PREFIX) {
             return Err(Error::Denied {
                 denied: Denied::NotFound,
                 id: id.to_owned(),
@@ -576,6 +595,13 @@ impl Tournaments {
                 ),
             });
         }
+        // Deck codes and lists are free text (`kit::text`): anything but NUL.
+        kit::text::free_texts("decks", decks.iter().map(String::as_str)).map_err(|refused| {
+            Error::BadRequest {
+                field: "decks",
+                problem: refused.problem.to_string(),
+            }
+        })?;
         let submission = Submission {
             id: random_id("sub"),
             tournament: id.to_owned(),
@@ -616,6 +642,12 @@ impl Tournaments {
     ) -> Result<Submission, Error> {
         let run = self.get(caller, id).await?;
         organizer(caller, &run)?;
+        // A registration the tournament does not have is not looked up.
+        if run.roster.get(registration).is_none() {
+            return Err(Error::Run(RunError::Roster(
+                crate::domain::registration::RosterError::Unknown(registration.to_owned()),
+            )));
+        }
         let latest = self
             .store
             .latest_submissions(id, Some(registration))
@@ -688,14 +720,19 @@ impl Tournaments {
                 crate::domain::registration::RosterError::Unknown(registration.to_owned()),
             ))
         })?;
-        // Submitting needs a token that may write (checked before); reading one that may read.
-        let account = if submitting {
-            caller.account_id()
+        // Submitting needs a token that may write (checked before); reading one that may read:
+        // the reading rule for the player and the organizers alike, so an organizer's
+        // read-only token reads every lineup (issue 35).
+        let (account, organizes) = if submitting {
+            (caller.account_id(), organizer(caller, run).is_ok())
         } else {
-            access::viewer(caller)
+            (
+                access::viewer(caller),
+                organizer_reading(caller, run).is_ok(),
+            )
         };
         let mine = found.account.is_some() && found.account.as_deref() == account;
-        if mine || organizer(caller, run).is_ok() {
+        if mine || organizes {
             return Ok(());
         }
         let visible = match run.deck_settings.as_ref().map(|s| s.decklist_visibility) {
@@ -899,7 +936,8 @@ impl Tournaments {
         .await
     }
 
-    /// Reports a result: a player of the match (the opponent confirms) or an organizer (final).
+    /// Reports a result: a player of the match (the opponent confirms), even one who also
+    /// organizes, or an organizer who does not play it (final).
     pub async fn report(
         &self,
         caller: &Caller,
@@ -925,23 +963,23 @@ impl Tournaments {
                         return Ok(run.report_lobby(match_id, finish, eliminations)?);
                     }
                 };
-                let by = if organizer(caller, run).is_ok() {
-                    ReportedBy::Organizer
-                } else {
-                    let account = caller.account_id();
-                    let side = played.paired.players.iter().position(|player| {
-                        run.roster
-                            .get(player)
-                            .is_some_and(|r| r.account.is_some() && r.account.as_deref() == account)
-                    });
-                    match side {
-                        Some(0) => ReportedBy::First,
-                        Some(_) => ReportedBy::Second,
-                        None => {
-                            return Err(Error::NotYours(
-                                "only a player of the match or an organizer reports its result",
-                            ));
-                        }
+                // A player of the match reports as a player, organizer or not: an organizer
+                // who registered and plays needs the opponent's confirmation like anyone else
+                // (issue 35). Another organizer's entry of this match is final.
+                let account = caller.account_id();
+                let side = played.paired.players.iter().position(|player| {
+                    run.roster
+                        .get(player)
+                        .is_some_and(|r| r.account.is_some() && r.account.as_deref() == account)
+                });
+                let by = match side {
+                    Some(0) => ReportedBy::First,
+                    Some(_) => ReportedBy::Second,
+                    None if organizer(caller, run).is_ok() => ReportedBy::Organizer,
+                    None => {
+                        return Err(Error::NotYours(
+                            "only a player of the match or an organizer reports its result",
+                        ));
                     }
                 };
                 Ok(run.report(match_id, by, games)?)
